@@ -1,0 +1,2 @@
+/** The broker: replica catalogs, discovery, ads, prediction, ranking and the platform graph. */
+package org.braid.broker;
