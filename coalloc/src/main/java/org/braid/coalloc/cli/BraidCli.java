@@ -15,7 +15,10 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = BraidCli.Version.class,
     description = "Select the best replicas of a dataset and download it from several at once.",
-    subcommands = {CommandLine.HelpCommand.class})
+    subcommands = {
+      // One subcommand per line, so modules can add theirs without touching each other's.
+      CommandLine.HelpCommand.class,
+    })
 public final class BraidCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
