@@ -81,6 +81,13 @@ public final class LogFiles {
     }
   }
 
+  /** Whether a file starts with the gzip magic bytes. */
+  static boolean isGzip(Path file) throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      return in.read() == 0x1f && in.read() == 0x8b;
+    }
+  }
+
   /** Opens a file, decompressing it when it starts with the gzip magic bytes. */
   static InputStream open(Path file) throws IOException {
     InputStream raw = new BufferedInputStream(Files.newInputStream(file), 65_536);
