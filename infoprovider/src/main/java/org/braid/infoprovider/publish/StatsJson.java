@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import org.braid.infoprovider.stats.TransferStats;
+import org.braid.predictors.Forecast;
 
 /** JSON form of {@link TransferStats}: the field names used by /v1/stats and the CLI. */
 public final class StatsJson {
@@ -17,7 +18,8 @@ public final class StatsJson {
   /**
    * One statistics object: volume, peer, operation (read/write), sizeClass, count, failed, bytes,
    * minBandwidth, maxBandwidth, meanBandwidth, stddevBandwidth, medianBandwidth, lastBandwidth
-   * (bytes per second), lastTime (ISO-8601).
+   * (bytes per second), lastTime (ISO-8601), and when computed forecast {status (ok or
+   * insufficient_history), predictor, chosen, value, errorPct, ciPct, history}.
    */
   public static ObjectNode of(TransferStats s) {
     ObjectNode o = MAPPER.createObjectNode();
@@ -35,6 +37,17 @@ public final class StatsJson {
     o.put("medianBandwidth", s.medianBandwidth());
     o.put("lastBandwidth", s.lastBandwidth());
     o.put("lastTime", s.lastTime().toString());
+    Forecast f = s.forecast();
+    if (f != null) {
+      ObjectNode fo = o.putObject("forecast");
+      fo.put("status", f.isAvailable() ? "ok" : "insufficient_history");
+      fo.put("predictor", f.predictor());
+      fo.put("chosen", f.chosen());
+      fo.put("value", f.value());
+      fo.put("errorPct", f.errorPct());
+      fo.put("ciPct", f.ciPct());
+      fo.put("history", f.history());
+    }
     return o;
   }
 

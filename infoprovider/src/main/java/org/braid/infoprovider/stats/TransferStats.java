@@ -2,6 +2,7 @@ package org.braid.infoprovider.stats;
 
 import java.time.Instant;
 import java.util.Objects;
+import org.braid.predictors.Forecast;
 
 /**
  * Statistics of the successful transfers of one {@link StatsKey}: the paper's minrdbandwidth,
@@ -19,6 +20,8 @@ import java.util.Objects;
  * @param medianBandwidth median of the bandwidths (paper 003, section 3.1)
  * @param lastBandwidth bandwidth of the transfer that ended last
  * @param lastTime when the last transfer ended
+ * @param forecast the forecast triplet for the next transfer of this group (paper 003, section
+ *     3.3.2), or null when forecasts were not asked for
  */
 public record TransferStats(
     StatsKey key,
@@ -31,7 +34,8 @@ public record TransferStats(
     double stddevBandwidth,
     double medianBandwidth,
     double lastBandwidth,
-    Instant lastTime) {
+    Instant lastTime,
+    Forecast forecast) {
 
   /**
    * Checks the statistics.
@@ -48,5 +52,12 @@ public record TransferStats(
     if (failed < 0 || bytes < 0) {
       throw new IllegalArgumentException("failed and bytes must not be negative: " + failed + ", " + bytes);
     }
+  }
+
+  /** A copy with the given forecast (null for none). */
+  public TransferStats withForecast(Forecast f) {
+    return new TransferStats(
+        key, count, failed, bytes, minBandwidth, maxBandwidth, meanBandwidth, stddevBandwidth,
+        medianBandwidth, lastBandwidth, lastTime, f);
   }
 }
