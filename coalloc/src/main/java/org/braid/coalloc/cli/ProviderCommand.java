@@ -13,6 +13,8 @@ import picocli.CommandLine.Command;
     },
     subcommands = {
       ProviderStatsCommand.class,
+      ProviderLdifCommand.class,
+      ProviderServeCommand.class,
       CommandLine.HelpCommand.class,
     })
 final class ProviderCommand implements Runnable {
