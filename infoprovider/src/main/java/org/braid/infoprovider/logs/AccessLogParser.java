@@ -17,7 +17,8 @@ import org.braid.infoprovider.TransferRecord.Operation;
  * nginx: {@code log_format braid '$msec $request_time $remote_addr $server_addr:$server_port
  * $request_method "$uri" $status $body_bytes_sent $request_length "$http_range"';} (request time
  * in seconds, millisecond resolution). Apache: {@code LogFormat "%{msec}t %{us}T %a %A:%p %m
- * \"%U\" %>s %B %I \"%{Range}i\"" braid} (request time in microseconds).
+ * \"%U\" %>s %B %I \"%{Range}i\"" braid} (end time in integer milliseconds since the epoch,
+ * request time in microseconds).
  *
  * <p>A GET answered 200 (whole file) or 206 (a range: a partial transfer of the file) is a read
  * of BODY_BYTES; a PUT answered 200, 201 or 204 is a write of REQUEST_BYTES (which includes the
@@ -29,9 +30,9 @@ final class AccessLogParser implements LogParser {
 
   /** Unit of the request-time field. */
   enum TimeUnit {
-    /** nginx {@code $request_time}: seconds with a fraction. */
+    /** nginx: {@code $msec} and {@code $request_time} in seconds with a fraction. */
     SECONDS,
-    /** Apache {@code %{us}T}: integer microseconds. */
+    /** Apache: {@code %{msec}t} in integer milliseconds, {@code %{us}T} in microseconds. */
     MICROSECONDS
   }
 
@@ -56,12 +57,14 @@ final class AccessLogParser implements LogParser {
       throw new MalformedLineException(
           "not the braid log format", "expected " + FIELDS + " fields, found " + f.size());
     }
-    long endNanos = decimalNanos("end time", f.get(0));
+    long endNanos;
     long durationNanos;
     if (unit == TimeUnit.SECONDS) {
+      endNanos = decimalNanos("end time", f.get(0));
       durationNanos = decimalNanos("request time", f.get(1));
       durationNanos = Math.max(durationNanos, NANOS_PER_MS);
     } else {
+      endNanos = Fields.count("end time", f.get(0)) * NANOS_PER_MS;
       durationNanos = Fields.count("request time", f.get(1)) * 1_000;
     }
     String method = f.get(4);
@@ -115,26 +118,25 @@ final class AccessLogParser implements LogParser {
       if (c == ' ') {
         i++;
       } else if (c == '"') {
-        StringBuilder sb = new StringBuilder();
         int j = i + 1;
-        while (true) {
-          if (j >= n) {
-            throw new MalformedLineException("truncated line", "unclosed quote at column " + (i + 1));
-          }
-          char d = line.charAt(j);
-          if (d == '\\' && j + 1 < n) {
-            sb.append(line.charAt(j + 1));
-            j += 2;
+        int close = -1;
+        boolean escaped = false;
+        for (int k = j; k < n; k++) {
+          char d = line.charAt(k);
+          if (d == '\\') {
+            escaped = true;
+            k++;
           } else if (d == '"') {
+            close = k;
             break;
-          } else {
-            sb.append(d);
-            j++;
           }
         }
-        String v = sb.toString();
+        if (close < 0) {
+          throw new MalformedLineException("truncated line", "unclosed quote at column " + (i + 1));
+        }
+        String v = escaped ? unescape(line, j, close) : line.substring(j, close);
         out.add(v.equals("-") ? "" : v);
-        i = j + 1;
+        i = close + 1;
       } else {
         int sp = line.indexOf(' ', i);
         int e = sp < 0 ? n : sp;
@@ -146,6 +148,34 @@ final class AccessLogParser implements LogParser {
       }
     }
     return out;
+  }
+
+  /**
+   * Undoes the servers' escapes: nginx writes {@code \xHH} for '"', '\\' and bytes outside
+   * printable ASCII; Apache writes {@code \"}, {@code \\} and {@code \xhh}. Escaped bytes are
+   * decoded as UTF-8.
+   */
+  private static String unescape(String line, int from, int to) {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(to - from);
+    for (int k = from; k < to; k++) {
+      char d = line.charAt(k);
+      if (d == '\\' && k + 3 < to && line.charAt(k + 1) == 'x'
+          && hex(line.charAt(k + 2)) >= 0 && hex(line.charAt(k + 3)) >= 0) {
+        bytes.write(hex(line.charAt(k + 2)) * 16 + hex(line.charAt(k + 3)));
+        k += 3;
+      } else if (d == '\\' && k + 1 < to) {
+        bytes.write(line.charAt(k + 1));
+        k++;
+      } else {
+        byte[] b = String.valueOf(d).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        bytes.write(b, 0, b.length);
+      }
+    }
+    return new String(bytes.toByteArray(), java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  private static int hex(char c) {
+    return Character.digit(c, 16);
   }
 
   /** Parses "123.456" (non-negative, up to 9 fraction digits) to nanoseconds. */

@@ -300,15 +300,18 @@ public final class LogTailer {
   /** Hash of the first line (or first 4 KiB); null while the first line is incomplete. */
   private String fingerprint(InputStream in) throws IOException {
     byte[] head = in.readNBytes(FINGERPRINT_BYTES);
-    int n = head.length;
+    int n = -1;
     for (int i = 0; i < head.length; i++) {
       if (head[i] == '\n') {
         n = i + 1;
         break;
       }
     }
-    if (n == head.length && n < FINGERPRINT_BYTES) {
-      return null;
+    if (n < 0) {
+      if (head.length < FINGERPRINT_BYTES) {
+        return null; // the first line is still being written
+      }
+      n = head.length;
     }
     sha.reset();
     sha.update(head, 0, n);

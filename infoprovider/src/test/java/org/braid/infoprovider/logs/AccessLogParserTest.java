@@ -49,9 +49,16 @@ class AccessLogParserTest {
   }
 
   @Test
+  void nginx_hexEscapes_areDecodedAsUtf8() throws Exception {
+    TransferRecord r = nginx.parse(NGINX_206.replace("\"/data/a.bin\"", "\"/data/\\x22caf\\xC3\\xA9\\x22.bin\""));
+    assertEquals("/data/\"caf\u00e9\".bin", r.path());
+  }
+
+  @Test
   void apache_requestTimeInMicroseconds() throws Exception {
     // %{msec}t is whole milliseconds since the epoch in Apache.
-    TransferRecord r = apache.parse("1763784713.123" + APACHE_200.substring(13));
+    TransferRecord r = apache.parse(APACHE_200);
+    assertEquals(Instant.parse("2025-11-22T04:11:53.123Z"), r.end());
     assertEquals(Duration.ofMillis(52), r.duration());
     assertEquals(3_000_000, r.size());
     assertEquals("200", r.resultCode());

@@ -84,6 +84,13 @@ class LogTailerTest {
   }
 
   @Test
+  void poll_fileOfExactlyOneCompleteLine_isRead() throws IOException {
+    LogTailer t = new LogTailer(log, LogFormat.GRIDFTP, store);
+    append(log, 0, 1);
+    assertEquals(1, t.poll().records());
+  }
+
+  @Test
   void poll_partialLastLine_waitsForItsEnd() throws IOException {
     LogTailer t = new LogTailer(log, LogFormat.GRIDFTP, store);
     append(log, 0, 2);
