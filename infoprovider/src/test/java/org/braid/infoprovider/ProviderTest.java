@@ -155,6 +155,6 @@ class ProviderTest {
       assertEquals(Duration.ofMinutes(5), p.schedules().get("probe-0-disk sda"));
       assertEquals(Duration.ofHours(1), p.schedules().get("purge"));
     }
-    assertTrue(body.get().contains("\"count\" : 3"), body.get());
+    assertTrue(body.get().contains("\"count\":3"), body.get());
   }
 }

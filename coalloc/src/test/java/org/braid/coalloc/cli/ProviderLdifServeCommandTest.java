@@ -98,7 +98,7 @@ class ProviderLdifServeCommandTest {
           HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + m.group(1) + "/v1/stats?operation=write&sizeClass=10M")).build(),
           HttpResponse.BodyHandlers.ofString());
       assertEquals(200, r.statusCode());
-      assertTrue(r.body().contains("\"bytes\" : 200000"), r.body());
+      assertTrue(r.body().contains("\"bytes\":200000"), r.body());
       p.destroy(); // SIGTERM
       assertTrue(p.waitFor(30, TimeUnit.SECONDS));
       assertEquals("braid provider: stopped", Files.readString(stdout).lines().skip(1).findFirst().orElse(""));

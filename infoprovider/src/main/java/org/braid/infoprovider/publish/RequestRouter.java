@@ -9,6 +9,8 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.hc.core5.http.ClassicHttpRequest;
@@ -18,7 +20,10 @@ import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpStatus;
 import org.apache.hc.core5.http.NameValuePair;
 import org.apache.hc.core5.http.io.HttpRequestHandler;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.apache.hc.core5.http.io.entity.StringEntity;
+import org.apache.hc.core5.http.message.BasicClassicHttpResponse;
 import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.net.URIBuilder;
 import org.braid.infoprovider.SizeClass;
@@ -37,6 +42,15 @@ final class RequestRouter implements HttpRequestHandler {
   private final Supplier<Snapshot> snapshot;
   private final SeriesSource series;
   private final HttpLimits limits;
+
+  /** Rendered bodies of one snapshot, by request; replaced when the snapshot changes. */
+  private record Rendered(Snapshot snapshot, Map<String, Body> bodies) {}
+
+  /** A rendered answer. */
+  private record Body(byte[] bytes, ContentType type) {}
+
+  private static final int MAX_CACHED_BODIES = 256;
+  private volatile Rendered rendered = new Rendered(null, Map.of());
 
   RequestRouter(Supplier<Snapshot> snapshot, SeriesSource series, HttpLimits limits) {
     this.snapshot = snapshot;
@@ -94,20 +108,37 @@ final class RequestRouter implements HttpRequestHandler {
       throw new Reject(HttpStatus.SC_BAD_REQUEST, "a " + method + " request has no body");
     }
     Snapshot snap = snapshot.get();
+    if (path.equals("/metrics") || path.equals("/v1/stats") || path.equals("/v1/ads")) {
+      Header accept = request.getFirstHeader("Accept");
+      boolean json = accept != null && accept.getValue().contains("application/json");
+      String key = path + "?" + uri.getQueryParams() + (json ? " json" : "");
+      Rendered r = rendered;
+      if (r.snapshot() != snap) {
+        r = new Rendered(snap, new ConcurrentHashMap<>());
+        rendered = r;
+      }
+      Body body = r.bodies().get(key);
+      if (body == null) {
+        ClassicHttpResponse scratch = new BasicClassicHttpResponse(HttpStatus.SC_OK);
+        render(path, snap, request, query, scratch);
+        try {
+          body = new Body(EntityUtils.toByteArray(scratch.getEntity()),
+              ContentType.parse(scratch.getEntity().getContentType()));
+        } catch (IOException e) {
+          throw new IllegalStateException("rendering in memory cannot fail", e);
+        }
+        if (r.bodies().size() < MAX_CACHED_BODIES) {
+          r.bodies().put(key, body);
+        }
+      }
+      response.setCode(HttpStatus.SC_OK);
+      response.setEntity(new ByteArrayEntity(body.bytes(), body.type()));
+      return;
+    }
     switch (path) {
       case "/healthz":
         allow(query, Set.of());
         ok(response, "ok\n", TEXT);
-        return;
-      case "/metrics":
-        allow(query, Set.of());
-        ok(response, PrometheusText.render(snap), PROMETHEUS);
-        return;
-      case "/v1/stats":
-        stats(snap, query, response);
-        return;
-      case "/v1/ads":
-        ads(snap, request, query, response);
         return;
       case "/v1/series":
         allow(query, Set.of());
@@ -133,6 +164,24 @@ final class RequestRouter implements HttpRequestHandler {
           return;
         }
         throw new Reject(HttpStatus.SC_NOT_FOUND, "not found: " + path);
+    }
+  }
+
+  /** Renders the snapshot endpoints (cached per snapshot by the caller). */
+  private static void render(
+      String path, Snapshot snap, ClassicHttpRequest request, List<NameValuePair> query, ClassicHttpResponse response)
+      throws Reject, JsonProcessingException {
+    switch (path) {
+      case "/metrics":
+        allow(query, Set.of());
+        ok(response, PrometheusText.render(snap), PROMETHEUS);
+        return;
+      case "/v1/stats":
+        stats(snap, query, response);
+        return;
+      default:
+        ads(snap, request, query, response);
+        return;
     }
   }
 
@@ -217,7 +266,7 @@ final class RequestRouter implements HttpRequestHandler {
   }
 
   private static String json(Object node) throws JsonProcessingException {
-    return StatsJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(node) + "\n";
+    return StatsJson.MAPPER.writeValueAsString(node) + "\n";
   }
 
   private static void ok(ClassicHttpResponse response, String body, ContentType type) {
