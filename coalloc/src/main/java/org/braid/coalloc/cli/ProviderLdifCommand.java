@@ -26,8 +26,8 @@ import picocli.CommandLine.Parameters;
     name = "ldif",
     mixinStandardHelpOptions = true,
     description = {
-      "Print the statistics as LDIF in the shape of paper 003's Figure 3, for a BDII or GRIS",
-      "provider script. Either from the daemon's database (--config) or from log files",
+      "Print the statistics as LDIF (paper 003, Figure 3).",
+      "For a BDII or GRIS provider script. Reads the daemon's database (--config) or log files",
       "(--format with LOG files). Bandwidths are decimal kilobytes per second (K)."
     })
 final class ProviderLdifCommand implements Callable<Integer> {

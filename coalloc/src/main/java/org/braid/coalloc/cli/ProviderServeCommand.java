@@ -16,8 +16,9 @@ import picocli.CommandLine.Option;
     name = "serve",
     mixinStandardHelpOptions = true,
     description = {
-      "Run the provider daemon: read the configured logs, run the probes, keep the statistics in",
-      "the database and serve /v1/ads, /v1/stats, /v1/series, /metrics and /healthz.",
+      "Run the provider daemon.",
+      "Reads the configured logs, runs the probes, keeps the statistics in the database and",
+      "serves /v1/ads, /v1/stats, /v1/series, /metrics and /healthz.",
       "Stops cleanly on SIGTERM or SIGINT. See docs/provider.md for the configuration."
     })
 final class ProviderServeCommand implements Callable<Integer> {
