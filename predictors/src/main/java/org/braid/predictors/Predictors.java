@@ -288,12 +288,15 @@ public final class Predictors {
    * all pauses with the weight of 10 samples.
    */
   public static Predictor defaultPredictor(SizeClasses classes) {
-    return sizeClassed(
-        new AdaptivePredictor(
-            "default",
-            defaultCandidates(),
-            new AdaptivePredictor.Options(false, -20, new int[] {5}, 10, DEFAULT_GAPS)),
-        classes);
+    return sizeClassed(defaultUnclassed(), classes);
+  }
+
+  /** Braid's default selection without the size classes, for comparisons. */
+  public static Predictor defaultUnclassed() {
+    return new AdaptivePredictor(
+        "default",
+        defaultCandidates(),
+        new AdaptivePredictor.Options(false, -20, new int[] {5}, 10, DEFAULT_GAPS));
   }
 
   /**
