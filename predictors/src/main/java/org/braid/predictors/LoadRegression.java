@@ -15,7 +15,8 @@ import org.apache.commons.math3.linear.RealVector;
  *
  * <p>Names: {@code LOAD<W>} (size and minute count), {@code LOADONLY<W>} (minute count), {@code
  * LOGAR<W>} (previous value and size), {@code CONTEXT<W>} (all five). Predictions are clamped to
- * the range of bandwidths in the window. Cost: O(W k^2) per prediction for k terms.
+ * the range of bandwidths in the window. Cost: O(k^2) per sample and O(W + k^3) per prediction
+ * for k terms, with the normal equations kept up to date as the window slides.
  */
 final class LoadRegression implements Predictor {
 
@@ -57,6 +58,11 @@ final class LoadRegression implements Predictor {
       private final ArrayDeque<Long> lastMinute = new ArrayDeque<>();
       private final ArrayDeque<Long> lastTenMinutes = new ArrayDeque<>();
       private final double[] row = new double[p];
+      // running normal equations over the window, rebuilt every W additions to bound drift
+      private final double[][] xtx = new double[p][p];
+      private final double[] xty = new double[p];
+      private double sumLog;
+      private int sinceRebuild;
       private double lastLogBw = Double.NaN;
       private long lastTime;
       private int n;
@@ -95,16 +101,45 @@ final class LoadRegression implements Predictor {
         double lb = Math.log(Math.max(v, 1e-9));
         // the first sample has no predecessor, so models with lag or gap only start from it
         if (!Double.isNaN(lastLogBw) || !(has(LAG) || has(GAP))) {
+          if (n == window) {
+            accumulate(x[pos], logBw[pos], -1);
+          }
           features(t, size, x[pos]);
           logBw[pos] = lb;
           bw[pos] = v;
+          accumulate(x[pos], lb, +1);
           pos = (pos + 1) % window;
           n = Math.min(window, n + 1);
+          if (++sinceRebuild >= window) {
+            rebuild();
+          }
         }
         lastMinute.addLast(t);
         lastTenMinutes.addLast(t);
         lastLogBw = lb;
         lastTime = t;
+      }
+
+      private void accumulate(double[] xi, double y, int sign) {
+        for (int r = 0; r < p; r++) {
+          xty[r] += sign * xi[r] * y;
+          for (int c = 0; c <= r; c++) {
+            xtx[r][c] += sign * xi[r] * xi[c];
+          }
+        }
+        sumLog += sign * y;
+      }
+
+      private void rebuild() {
+        sinceRebuild = 0;
+        for (double[] r : xtx) {
+          java.util.Arrays.fill(r, 0);
+        }
+        java.util.Arrays.fill(xty, 0);
+        sumLog = 0;
+        for (int i = 0; i < n; i++) {
+          accumulate(x[i], logBw[i], +1);
+        }
       }
 
       @Override
@@ -117,30 +152,20 @@ final class LoadRegression implements Predictor {
         }
         double lo = Double.MAX_VALUE;
         double hi = 0;
-        double meanLog = 0;
         for (int i = 0; i < n; i++) {
           lo = Math.min(lo, bw[i]);
           hi = Math.max(hi, bw[i]);
-          meanLog += logBw[i];
         }
-        meanLog /= n;
+        double meanLog = sumLog / n;
         if (n < p + 3) {
           return Math.max(lo, Math.min(hi, Math.exp(meanLog)));
         }
         double[][] a = new double[p][p];
-        double[] b = new double[p];
-        for (int i = 0; i < n; i++) {
-          double[] xi = x[i];
-          for (int r = 0; r < p; r++) {
-            b[r] += xi[r] * logBw[i];
-            for (int c = 0; c <= r; c++) {
-              a[r][c] += xi[r] * xi[c];
-            }
-          }
-        }
+        double[] b = xty.clone();
         for (int r = 0; r < p; r++) {
-          for (int c = r + 1; c < p; c++) {
-            a[r][c] = a[c][r];
+          for (int c = 0; c <= r; c++) {
+            a[r][c] = xtx[r][c];
+            a[c][r] = xtx[r][c];
           }
           a[r][r] += 1e-6 * (a[r][r] + 1); // a touch of ridge keeps constant columns solvable
         }
