@@ -8,17 +8,34 @@ import java.util.List;
  * lowest recent error make the forecast.
  *
  * <p>With one context, k = 1 and no shrinkage this is exactly the NWS rule. Braid's default adds
- * three things: errors are kept per context, the time since the previous sample (a burst of
- * transfers behaves differently from a transfer after an idle hour); a context's error is shrunk
- * toward the candidate's pooled error while the context has few samples; and the forecast is the
- * mean of the k best candidates' predictions, which is steadier than any single one. Cost per
+ * four things: errors are kept per context, the time since the previous sample (a burst of
+ * transfers behaves differently from a transfer after an idle hour); old errors fade with a
+ * half-life instead of leaving a window all at once; a context's error is shrunk toward the
+ * candidate's pooled error while the context has few samples; and the forecast is the mean of the
+ * k best candidates' predictions, which is steadier than any single one. Cost per
  * sample: the sum of the candidates' costs plus O(c log c) for c candidates.
  */
 final class AdaptivePredictor implements Predictor {
 
-  /** How selection works. {@code gapBoundsMillis} splits contexts; empty means one context. */
-  record Options(boolean squared, int window, int best, double prior, long[] gapBoundsMillis) {
-    static final Options NWS = new Options(false, 0, 1, 0, new long[0]);
+  /**
+   * How selection works. {@code window}: 0 scores all history, W > 0 the last W samples, -H fades
+   * errors with a half-life of H samples. {@code best}: the k best are averaged (several values:
+   * the k is itself chosen by past error). {@code prior}: weight, in samples, of the pooled error
+   * in a context's score. {@code gapBoundsMillis}: pauses that split contexts (empty: one).
+   * {@code weightPower}: 0 averages the k best equally, p > 0 weighs them by 1 / error^p.
+   */
+  record Options(
+      boolean squared,
+      int window,
+      int[] best,
+      double prior,
+      long[] gapBoundsMillis,
+      double weightPower) {
+    Options(boolean squared, int window, int[] best, double prior, long[] gapBoundsMillis) {
+      this(squared, window, best, prior, gapBoundsMillis, 0);
+    }
+
+    static final Options NWS = new Options(false, 0, new int[] {1}, 0, new long[0]);
   }
 
   private final String name;
@@ -48,6 +65,10 @@ final class AdaptivePredictor implements Predictor {
     private final double[] predictions = new double[k];
     private final double[] scores = new double[k];
     private final int[] order = new int[k];
+    private final int[] choices = options.best();
+    // when several k are offered, the means of the k best are candidates too, with their own errors
+    private final Selector meta = new Selector(choices.length, options.squared(), options.window());
+    private final double[] metaPredictions = new double[choices.length];
     private boolean any;
     private long lastTime;
     private String chosen = "";
@@ -74,6 +95,10 @@ final class AdaptivePredictor implements Predictor {
     @Override
     public void add(long t, double v, long size) {
       if (any) {
+        if (choices.length > 1) {
+          rank(t, size); // fills metaPredictions from the current ranking
+          meta.score(v, metaPredictions);
+        }
         for (int c = 0; c < k; c++) {
           predictions[c] = states[c].predict(t, size);
         }
@@ -86,13 +111,15 @@ final class AdaptivePredictor implements Predictor {
       lastTime = t;
     }
 
-    @Override
-    public double predict(long t, long size) {
-      if (!any) {
-        return Double.NaN;
-      }
+    /**
+     * Ranks the candidates for a sample at (t, size) and fills {@code metaPredictions} with the mean
+     * of the k best for each offered k.
+     *
+     * @return the number of candidates that could predict
+     */
+    private int rank(long t, long size) {
       Selector here = contexts[context(t)];
-      int pooledCount = 0;
+      double pooledCount = 0;
       for (Selector s : contexts) {
         pooledCount += s.count();
       }
@@ -112,10 +139,10 @@ final class AdaptivePredictor implements Predictor {
             denominator == 0 ? 0 : (here.sum(c) + options.prior() * pooledMean) / denominator;
         order[usable++] = c;
       }
-      if (usable == 0) {
-        return Double.NaN;
+      int take = 0;
+      for (int kk : choices) {
+        take = Math.max(take, Math.min(kk, usable));
       }
-      int take = Math.min(options.best(), usable);
       // stable partial selection: move the i-th best to slot i, shifting the rest right
       for (int i = 0; i < take; i++) {
         int min = i;
@@ -128,13 +155,41 @@ final class AdaptivePredictor implements Predictor {
         System.arraycopy(order, i, order, i + 1, min - i);
         order[i] = winner;
       }
-      double sum = 0;
-      for (int i = 0; i < take; i++) {
-        sum += predictions[order[i]];
+      for (int m = 0; m < choices.length; m++) {
+        int kk = Math.min(choices[m], usable);
+        double sum = 0;
+        double weights = 0;
+        for (int i = 0; i < kk; i++) {
+          // weight power 0: plain mean; above 0: better candidates weigh more, 1 / error^power
+          double w =
+              options.weightPower() == 0
+                  ? 1
+                  : Math.pow(Math.max(scores[order[i]], 1e-12), -options.weightPower());
+          sum += w * predictions[order[i]];
+          weights += w;
+        }
+        metaPredictions[m] = kk == 0 ? Double.NaN : sum / weights;
+      }
+      return usable;
+    }
+
+    @Override
+    public double predict(long t, long size) {
+      if (!any) {
+        return Double.NaN;
+      }
+      if (rank(t, size) == 0) {
+        return Double.NaN;
+      }
+      int m = 0;
+      for (int j = 1; j < choices.length; j++) {
+        if (meta.sum(j) < meta.sum(m)) {
+          m = j;
+        }
       }
       String inner = states[order[0]].chosen();
       chosen = inner.isEmpty() ? candidates.get(order[0]).name() : inner;
-      return sum / take;
+      return metaPredictions[m];
     }
 
     @Override

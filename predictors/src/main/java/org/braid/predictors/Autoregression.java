@@ -2,7 +2,7 @@ package org.braid.predictors;
 
 /**
  * First-order autoregression G'(t) = a + b * G(t-1), with a and b fitted by least squares on the
- * pairs of successive samples, over all data or over the pairs of the last D days (paper 003
+ * pairs of successive samples, over all data or over the pairs whose samples both fall in the last D days (paper 003
  * section 3.1: AR, AR5d, AR10d). With fewer than three pairs, or successive values that do not
  * vary, the fit is undetermined and the predictor answers with the mean of what it has. Cost:
  * O(1) per sample for all data, O(window) per prediction otherwise.
@@ -82,9 +82,11 @@ final class Autoregression implements Predictor {
   }
 
   private static final class Windowed implements State {
-    private final Window pairsX; // time of the later sample, previous value
-    private final Window pairsY; // time of the later sample, value
+    // a pair is timed by its earlier sample, so it leaves the window when either sample would
+    private final Window pairsX; // time of the earlier sample, earlier value
+    private final Window pairsY; // time of the earlier sample, later value
     private double prev = Double.NaN;
+    private long prevTime;
 
     Windowed(long millis) {
       pairsX = Window.lastMillis(millis);
@@ -94,10 +96,11 @@ final class Autoregression implements Predictor {
     @Override
     public void add(long t, double v, long size) {
       if (!Double.isNaN(prev)) {
-        pairsX.add(t, prev);
-        pairsY.add(t, v);
+        pairsX.add(prevTime, prev);
+        pairsY.add(prevTime, v);
       }
       prev = v;
+      prevTime = t;
     }
 
     @Override

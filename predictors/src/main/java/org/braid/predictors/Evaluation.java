@@ -1,5 +1,7 @@
 package org.braid.predictors;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import org.apache.commons.math3.distribution.TDistribution;
 
@@ -88,5 +90,38 @@ public final class Evaluation {
       throw new IllegalArgumentException("training size must not be negative: " + training);
     }
     return score(series, oneStep(predictor, series), training);
+  }
+
+  /**
+   * One line of a comparison table: how one predictor did on one series, with or without size
+   * classes.
+   *
+   * @param series the series' name
+   * @param predictor the predictor's name ({@code default} for Braid's default)
+   * @param sizeClasses whether the predictor saw only the samples of the predicted sample's size
+   *     class
+   * @param score the score
+   */
+  public record Row(String series, String predictor, boolean sizeClasses, Score score) {}
+
+  /**
+   * Compares predictors on a series as paper 003's Table 1 and Figure 9 do: every predictor of
+   * Figure 4, the Network Weather Service rule, and Braid's default, each without and with size
+   * classes.
+   */
+  public static List<Row> compare(Series series, SizeClasses classes, int training) {
+    List<Row> rows = new ArrayList<>();
+    for (boolean withClasses : new boolean[] {false, true}) {
+      for (Predictor p : Predictors.figure4()) {
+        Predictor q = withClasses ? Predictors.sizeClassed(p, classes) : p;
+        rows.add(new Row(series.name(), p.name(), withClasses, evaluate(q, series, training)));
+      }
+      Predictor nws = withClasses ? Predictors.sizeClassed(Predictors.nws(), classes) : Predictors.nws();
+      rows.add(new Row(series.name(), "NWS", withClasses, evaluate(nws, series, training)));
+      Predictor def =
+          withClasses ? Predictors.defaultPredictor(classes) : Predictors.defaultUnclassed();
+      rows.add(new Row(series.name(), Forecaster.DEFAULT_NAME, withClasses, evaluate(def, series, training)));
+    }
+    return rows;
   }
 }

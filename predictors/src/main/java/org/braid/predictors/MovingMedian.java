@@ -1,7 +1,5 @@
 package org.braid.predictors;
 
-import java.util.PriorityQueue;
-
 /**
  * Median over all samples or over the last N samples (paper 003 section 3.1: MED, MED5, MED15,
  * MED25), with the paper's rule for an even count (the mean of the two middle values). Cost:
@@ -36,33 +34,94 @@ final class MovingMedian implements Predictor {
   }
 
   private static final class AllData implements State {
-    // lower half in a max-heap, upper half in a min-heap; lower holds the extra element
-    private final PriorityQueue<Double> lower = new PriorityQueue<>((a, b) -> Double.compare(b, a));
-    private final PriorityQueue<Double> upper = new PriorityQueue<>();
+    // lower half in a max-heap, upper half in a min-heap (primitive arrays); lower may hold one more
+    private final DoubleHeap lower = new DoubleHeap(true);
+    private final DoubleHeap upper = new DoubleHeap(false);
 
     @Override
     public void add(long t, double v, long size) {
-      if (lower.isEmpty() || v <= lower.peek()) {
-        lower.add(v);
+      if (lower.size() == 0 || v <= lower.peek()) {
+        lower.push(v);
       } else {
-        upper.add(v);
+        upper.push(v);
       }
       if (lower.size() > upper.size() + 1) {
-        upper.add(lower.poll());
+        upper.push(lower.pop());
       } else if (upper.size() > lower.size()) {
-        lower.add(upper.poll());
+        lower.push(upper.pop());
       }
     }
 
     @Override
     public double predict(long t, long size) {
-      if (lower.isEmpty()) {
+      if (lower.size() == 0) {
         return Double.NaN;
       }
       if (lower.size() > upper.size()) {
         return lower.peek();
       }
       return (lower.peek() + upper.peek()) / 2;
+    }
+  }
+
+  /** A binary heap of doubles: the largest on top when {@code max}, else the smallest. */
+  static final class DoubleHeap {
+    private final boolean max;
+    private double[] a = new double[16];
+    private int n;
+
+    DoubleHeap(boolean max) {
+      this.max = max;
+    }
+
+    int size() {
+      return n;
+    }
+
+    double peek() {
+      return a[0];
+    }
+
+    private boolean above(double x, double y) {
+      return max ? x > y : x < y;
+    }
+
+    void push(double v) {
+      if (n == a.length) {
+        a = java.util.Arrays.copyOf(a, n * 2);
+      }
+      int i = n++;
+      while (i > 0) {
+        int parent = (i - 1) >>> 1;
+        if (!above(v, a[parent])) {
+          break;
+        }
+        a[i] = a[parent];
+        i = parent;
+      }
+      a[i] = v;
+    }
+
+    double pop() {
+      double top = a[0];
+      double v = a[--n];
+      int i = 0;
+      while (true) {
+        int child = 2 * i + 1;
+        if (child >= n) {
+          break;
+        }
+        if (child + 1 < n && above(a[child + 1], a[child])) {
+          child++;
+        }
+        if (!above(a[child], v)) {
+          break;
+        }
+        a[i] = a[child];
+        i = child;
+      }
+      a[i] = v;
+      return top;
     }
   }
 

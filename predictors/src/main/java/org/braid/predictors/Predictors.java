@@ -136,7 +136,7 @@ public final class Predictors {
       throw new IllegalArgumentException("error window must be 0 (all) or positive: " + window);
     }
     return new AdaptivePredictor(
-        name, candidates, new AdaptivePredictor.Options(squaredError, window, 1, 0, new long[0]));
+        name, candidates, new AdaptivePredictor.Options(squaredError, window, new int[] {1}, 0, new long[0]));
   }
 
   /**
@@ -181,7 +181,41 @@ public final class Predictors {
    */
   public static Predictor loadRegression(int window, boolean withSize) {
     requireAtLeast("window", window, 3);
-    return new LoadRegression((withSize ? "LOAD" : "LOADONLY") + window, window, withSize);
+    return new LoadRegression(
+        (withSize ? "LOAD" : "LOADONLY") + window,
+        window,
+        withSize ? LoadRegression.SIZE | LoadRegression.LOAD : LoadRegression.LOAD);
+  }
+
+  /**
+   * Log-domain autoregression with size: log bandwidth on the previous transfer's log bandwidth
+   * and on log size, over the last {@code window} transfers ({@code LOGAR<W>}).
+   *
+   * @throws IllegalArgumentException if the window is below 3
+   */
+  public static Predictor logAutoregression(int window) {
+    requireAtLeast("window", window, 3);
+    return new LoadRegression(
+        "LOGAR" + window, window, LoadRegression.LAG | LoadRegression.SIZE);
+  }
+
+  /**
+   * Log bandwidth on everything the log tells before a transfer starts: previous bandwidth, size,
+   * transfers started in the last minute and ten minutes, and the pause since the previous one,
+   * over the last {@code window} transfers ({@code CONTEXT<W>}).
+   *
+   * @throws IllegalArgumentException if the window is below 10
+   */
+  public static Predictor contextRegression(int window) {
+    requireAtLeast("window", window, 10);
+    return new LoadRegression(
+        "CONTEXT" + window,
+        window,
+        LoadRegression.LAG
+            | LoadRegression.SIZE
+            | LoadRegression.LOAD
+            | LoadRegression.LONG_LOAD
+            | LoadRegression.GAP);
   }
 
   /** The fifteen univariate predictors of paper 003's Figure 4, in the figure's order. */
@@ -224,7 +258,7 @@ public final class Predictors {
   /**
    * The candidates of the default predictor: {@link #nwsCandidates()} plus the size-aware and
    * load-aware models ({@code TLIN}, {@code LOGSIZE}, {@code NEAR}, {@code LOAD}, {@code
-   * LOADONLY}).
+   * LOADONLY}, {@code LOGAR}, {@code CONTEXT}).
    */
   public static List<Predictor> defaultCandidates() {
     List<Predictor> c = new ArrayList<>(nwsCandidates());
@@ -237,6 +271,8 @@ public final class Predictors {
     for (int w : new int[] {50, 200}) {
       c.add(loadRegression(w, true));
       c.add(loadRegression(w, false));
+      c.add(logAutoregression(w));
+      c.add(contextRegression(w));
     }
     return List.copyOf(c);
   }
@@ -246,17 +282,21 @@ public final class Predictors {
 
   /**
    * Braid's default predictor, run per size class: the mean of the 5 candidates of {@link
-   * #defaultCandidates()} with the lowest absolute error over the last 30 samples that came after
-   * a similar pause (up to 1 s, 1 min, 1 h, or longer since the previous transfer), that error
-   * shrunk toward the candidate's error over all pauses with the weight of 3 samples.
+   * #defaultCandidates()} with the lowest absolute error on the samples that came after a similar
+   * pause (up to 1 s, 1 min, 1 h, or longer since the previous transfer), older errors fading with
+   * a half-life of 20 samples, and each context's error shrunk toward the candidate's error over
+   * all pauses with the weight of 10 samples.
    */
   public static Predictor defaultPredictor(SizeClasses classes) {
-    return sizeClassed(
-        new AdaptivePredictor(
-            "default",
-            defaultCandidates(),
-            new AdaptivePredictor.Options(false, 30, 5, 3, DEFAULT_GAPS)),
-        classes);
+    return sizeClassed(defaultUnclassed(), classes);
+  }
+
+  /** Braid's default selection without the size classes, for comparisons. */
+  public static Predictor defaultUnclassed() {
+    return new AdaptivePredictor(
+        "default",
+        defaultCandidates(),
+        new AdaptivePredictor.Options(false, -20, new int[] {5}, 10, DEFAULT_GAPS));
   }
 
   /**
@@ -269,14 +309,14 @@ public final class Predictors {
 
   private static final Pattern NAME =
       Pattern.compile(
-          "(?<kind>AVG|MED|AR|LV|ES|TRIM|TLIN|LOGSIZE|NEAR|LOADONLY|LOAD|NWS)"
+          "(?<kind>AVG|MED|AR|LV|ES|TRIM|TLIN|LOGSIZE|NEAR|LOADONLY|LOAD|LOGAR|CONTEXT|NWS)"
               + "(?<num>[0-9]*\\.?[0-9]*)(?<unit>HR|D)?(?:/(?<trim>[0-9.]+))?");
 
   /**
    * The predictor with the given name: {@code AVG}, {@code AVG25}, {@code AVG5hr}, {@code MED},
    * {@code MED15}, {@code LV}, {@code AR}, {@code AR5d}, {@code ES0.3}, {@code TRIM25}, {@code
    * TRIM25/0.1}, {@code TLIN25}, {@code LOGSIZE100}, {@code NEAR5/25}, {@code LOAD50}, {@code
-   * LOADONLY200}, {@code NWS}. Case-insensitive.
+   * LOADONLY200}, {@code LOGAR50}, {@code CONTEXT200}, {@code NWS}. Case-insensitive.
    *
    * @throws IllegalArgumentException if the name is not one of these forms
    */
@@ -344,6 +384,16 @@ public final class Predictors {
         case "LOADONLY":
           if (unit == null && m.group("trim") == null) {
             return loadRegression(Integer.parseInt(num), kind.equals("LOAD"));
+          }
+          break;
+        case "LOGAR":
+          if (unit == null && m.group("trim") == null) {
+            return logAutoregression(Integer.parseInt(num));
+          }
+          break;
+        case "CONTEXT":
+          if (unit == null && m.group("trim") == null) {
+            return contextRegression(Integer.parseInt(num));
           }
           break;
         case "NEAR":

@@ -8,7 +8,9 @@ package org.braid.predictors;
 final class Selector {
   private final int candidates;
   private final boolean squared;
-  private final int window; // 0: all history
+  private final int window; // 0: all history; negative: errors decay with half-life -window
+  private final double decay;
+  private double decayedCount;
   private final double[] sums;
   private final double[][] ring; // [candidate][window]
   private int ringPos;
@@ -21,6 +23,7 @@ final class Selector {
     this.window = window;
     this.sums = new double[candidates];
     this.ring = window > 0 ? new double[candidates][window] : null;
+    this.decay = window < 0 ? Math.pow(0.5, 1.0 / -window) : 1;
   }
 
   /** Scores one sample: {@code predictions[c]} (NaN when candidate c could not predict). */
@@ -33,6 +36,9 @@ final class Selector {
       if (squared) {
         e = e * e;
       }
+      if (decay < 1) {
+        sums[c] *= decay;
+      }
       if (ring != null) {
         if (fill == window) {
           sums[c] -= ring[c][ringPos];
@@ -42,6 +48,7 @@ final class Selector {
       sums[c] += e;
     }
     scored++;
+    decayedCount = decayedCount * decay + 1;
     if (ring != null) {
       ringPos = (ringPos + 1) % window;
       if (++sinceRecompute >= window) { // bound the floating-point drift of the running sums
@@ -59,7 +66,10 @@ final class Selector {
   }
 
   /** The number of samples in the current error window. */
-  int count() {
+  double count() {
+    if (decay < 1) {
+      return decayedCount;
+    }
     return ring == null ? scored : Math.min(scored, window);
   }
 

@@ -15,7 +15,7 @@ import java.util.Arrays;
  *
  * Predictions are clamped to the range of bandwidths in the window, so a fit never extrapolates
  * beyond what was seen. Samples of unknown size count as one byte. Cost: O(W) per prediction
- * (O(W log W) for the nearest-size median).
+ * (O(W k) for the nearest-size median).
  */
 final class SizeAware implements Predictor {
 
@@ -48,7 +48,7 @@ final class SizeAware implements Predictor {
       private final double[] logSize = new double[window];
       private final double[] sizes = new double[window];
       private final double[] bw = new double[window];
-      private final Integer[] idx = new Integer[window];
+      private final double[] dist = new double[window];
       private final double[] scratch = new double[window];
       private int n;
       private int pos;
@@ -137,13 +137,20 @@ final class SizeAware implements Predictor {
       }
 
       private double nearest(double ls) {
-        for (int i = 0; i < n; i++) {
-          idx[i] = i;
-        }
-        Arrays.sort(idx, 0, n, (a, b) -> Double.compare(Math.abs(logSize[a] - ls), Math.abs(logSize[b] - ls)));
+        // partial selection of the k closest: O(W k), no boxing
         int k = Math.min(neighbours, n);
-        for (int i = 0; i < k; i++) {
-          scratch[i] = bw[idx[i]];
+        for (int i = 0; i < n; i++) {
+          dist[i] = Math.abs(logSize[i] - ls);
+        }
+        for (int j = 0; j < k; j++) {
+          int best = -1;
+          for (int i = 0; i < n; i++) {
+            if (dist[i] >= 0 && (best < 0 || dist[i] < dist[best])) {
+              best = i;
+            }
+          }
+          scratch[j] = bw[best];
+          dist[best] = -1; // taken
         }
         Arrays.sort(scratch, 0, k);
         return MovingMedian.medianOfSorted(scratch, k);
