@@ -22,6 +22,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,8 +30,10 @@ import org.slf4j.LoggerFactory;
  * Reads what is new in one configured log and its rotated siblings, remembering how far it got in
  * a {@link TailSink}.
  *
- * <p>Rotation: the live file {@code access.log} and its rotated siblings ({@code access.log.1},
- * {@code access.log.2.gz}, {@code access.log-20261122}, ...) are all read; each file is known by
+ * <p>Rotation: the live file {@code access.log} and its rotated siblings in the same directory
+ * ({@code access.log.1}, {@code access.log.2.gz}, {@code access.log-20261122}, {@code
+ * access.log-20261122.gz}: the name followed by '.' or '-' and digits, optionally {@code .gz})
+ * are all read; each file is known by
  * the fingerprint of its first line, so a file renamed by logrotate, copied by copytruncate or
  * compressed later is recognised and read on from where reading stopped. Gzip files are read once
  * to their end and then marked complete. Every stored transfer carries a hash of its line as key,
@@ -44,6 +47,8 @@ public final class LogTailer {
   private static final Logger LOG = LoggerFactory.getLogger(LogTailer.class);
   private static final int FINGERPRINT_BYTES = 4096;
   private static final int BATCH_LINES = 10_000;
+  /** Suffixes logrotate gives: .1, .2.gz, -20261122, -20261122.gz, -2026-11-22.1, .gz. */
+  private static final Pattern ROTATED_SUFFIX = Pattern.compile("([.-][0-9][0-9.-]*)?(\\.gz)?");
 
   private final Path path;
   private final LogFormat format;
@@ -135,7 +140,7 @@ public final class LogTailer {
           String n = p.getFileName().toString();
           if (n.length() > name.length()
               && n.startsWith(name)
-              && (n.charAt(name.length()) == '.' || n.charAt(name.length()) == '-')
+              && ROTATED_SUFFIX.matcher(n.substring(name.length())).matches()
               && Files.isRegularFile(p)) {
             rotated.add(p);
           }

@@ -123,12 +123,12 @@ public final class ProviderHttpServer implements AutoCloseable {
     return server.getLocalPort();
   }
 
-  /** Stops accepting, lets running requests finish for up to 5 seconds, then closes. */
+  /** Stops accepting, lets running requests finish for up to 1 second, then closes. */
   @Override
   public void close() {
     server.initiateShutdown();
     try {
-      server.awaitTermination(TimeValue.ofSeconds(5));
+      server.awaitTermination(TimeValue.ofSeconds(1));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -181,6 +181,17 @@ class LogTailerTest {
   }
 
   @Test
+  void poll_unrelatedSiblings_areNotRead() throws IOException {
+    append(dir.resolve("gridftp.log.swp"), 100, 101);
+    append(dir.resolve("gridftp.logger"), 101, 102);
+    append(dir.resolve("gridftp.log-20261121.gz.tmp"), 102, 103);
+    append(dir.resolve("gridftp.log-20261121"), 0, 1);
+    append(log, 1, 2);
+    new LogTailer(log, LogFormat.GRIDFTP, store).poll();
+    assertEquals(expected(0, 2), stored());
+  }
+
+  @Test
   void poll_missingLog_isReportedNotFatal() throws IOException {
     LogTailer t = new LogTailer(log, LogFormat.GRIDFTP, store);
     assertEquals(0, t.poll().lines());
