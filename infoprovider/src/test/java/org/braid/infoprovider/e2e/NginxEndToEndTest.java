@@ -107,15 +107,32 @@ class NginxEndToEndTest {
         "database: " + tmp.resolve("db/provider.db"),
         "http: {port: 0}",
         "logs:",
-        "  - {path: " + log + ", format: nginx}", ""));
+        "  - {path: " + log + ", format: nginx}",
+        "probes:",
+        "  network:",
+        "    peers:",
+        "      - {address: 127.0.0.1, url: \"" + base + "/a.bin\"}", ""));
     ProviderConfig config = ProviderConfig.load(yaml);
     try (Provider p = Provider.fromConfig(config, InstantSource.system())) {
       p.start();
+      // Started, the schedule runs the network probe at once (then every 5 minutes): its 64 KiB
+      // range GET goes to the real nginx and shows in the access log too.
+      List<org.braid.infoprovider.store.Point> bw = List.of();
+      for (int i = 0; i < 200 && bw.isEmpty(); i++) {
+        Thread.sleep(50); // waiting for the scheduler thread, not for a timer
+        bw = p.store().series("network/127.0.0.1/bandwidth");
+      }
+      assertEquals(1, bw.size());
+      assertTrue(bw.get(0).value() > 0, bw.toString());
+      waitForLines(List.of(log), 8);
+      assertTrue(Files.readAllLines(log).get(7).endsWith(" GET \"/a.bin\" 206 65536 " + Files.readAllLines(log).get(7).split(" ")[8]
+          + " \"bytes=0-65535\""), Files.readAllLines(log).get(7));
       p.refresh();
       Map<String, RealServers.Expected> expected = expected(List.of(log));
-      assertEquals(4, expected.get("127.0.0.1|read|10M").count, expected.keySet().toString());
+      assertEquals(5, expected.get("127.0.0.1|read|10M").count, expected.keySet().toString());
       assertEquals(1, expected.get("127.0.0.1|read|100M").count);
-      assertEquals(2_000_000 * 2 + 50_000 + 1_000, expected.get("127.0.0.1|read|10M").bytes);
+      assertEquals(2_000_000 * 2 + 50_000 + 1_000 + 65_536, expected.get("127.0.0.1|read|10M").bytes);
+      assertEquals(List.of("network/127.0.0.1/bandwidth", "network/127.0.0.1/connect_seconds"), p.store().seriesNames());
       RealServers.assertPublished(p, "/", expected);
     }
 
@@ -126,14 +143,17 @@ class NginxEndToEndTest {
     new ProcessBuilder("kill", "-USR1", Long.toString(nginx.pid())).start().waitFor();
     waitForFile(log);
     get(http, base + "/my%20file.bin", null, 200); // written to the new file
-    waitForLines(List.of(rotated, log), 9);
-    try (Provider p = Provider.fromConfig(config, InstantSource.system())) {
+    waitForLines(List.of(rotated, log), 10);
+    // Restart without the probe, so that no probe request races with the counting below.
+    String withoutProbe = Files.readString(yaml);
+    Files.writeString(yaml, withoutProbe.substring(0, withoutProbe.indexOf("probes:")));
+    try (Provider p = Provider.fromConfig(ProviderConfig.load(yaml), InstantSource.system())) {
       p.start();
       p.refresh();
       p.refresh();
       Map<String, RealServers.Expected> expected = expected(List.of(rotated, log));
-      assertEquals(7, expected.values().stream().mapToLong(e -> e.count).sum());
-      assertEquals(7, p.store().transferCount(), () -> {
+      assertEquals(8, expected.values().stream().mapToLong(e -> e.count).sum());
+      assertEquals(8, p.store().transferCount(), () -> {
         try {
           return p.store().positions().toString();
         } catch (IOException e) {
