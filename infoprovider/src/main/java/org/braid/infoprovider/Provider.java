@@ -71,7 +71,7 @@ public final class Provider implements AutoCloseable {
     this.clock = clock;
     this.store = store;
     for (ProviderConfig.Log l : config.logs()) {
-      tailers.add(new LogTailer(l.path(), l.format(), store));
+      tailers.add(new LogTailer(l.path(), l.format(), store, l.volume()));
     }
     ProviderConfig.Network net = config.probes().network();
     if (net != null) {

@@ -93,8 +93,10 @@ public record ProviderConfig(
    *
    * @param path the live log file; rotated siblings (path.1, path.2.gz, path-DATE) are read too
    * @param format gridftp, nginx, apache or braid
+   * @param volume the volume to file this log's transfers under (default: the volume the line
+   *     names, GridFTP's VOLUME; "/" for the other formats)
    */
-  public record Log(Path path, LogFormat format) {
+  public record Log(Path path, LogFormat format, String volume) {
     /** Checks both are given. */
     public Log {
       if (path == null) {
@@ -102,6 +104,9 @@ public record ProviderConfig(
       }
       if (format == null) {
         throw new IllegalArgumentException("config: logs: " + path + " needs a format (gridftp, nginx, apache, braid)");
+      }
+      if (volume != null && volume.isBlank()) {
+        throw new IllegalArgumentException("config: logs: " + path + ": volume must not be blank");
       }
     }
   }

@@ -109,6 +109,16 @@ public record TransferRecord(
     }
   }
 
+  /**
+   * A copy on another volume (for logs whose lines do not name one, such as HTTP access logs).
+   *
+   * @throws NullPointerException if volume is null
+   */
+  public TransferRecord withVolume(String volume) {
+    return new TransferRecord(server, peer, path, size, start, end, streams, tcpBuffer, blockSize,
+        operation, volume, resultCode, protocol);
+  }
+
   /** The logged duration, at least {@link #MIN_DURATION}. */
   public Duration duration() {
     Duration d = Duration.between(start, end);

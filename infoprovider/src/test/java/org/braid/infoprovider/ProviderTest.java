@@ -105,6 +105,17 @@ class ProviderTest {
   }
 
   @Test
+  void logVolume_overridesTheVolumeOfItsTransfers() throws Exception {
+    writeLog(0, 2);
+    Path yaml = config("");
+    Files.writeString(yaml, Files.readString(yaml).replace("    format: gridftp", "    format: gridftp\n    volume: /srv/archive"));
+    try (Provider p = Provider.fromConfig(ProviderConfig.load(yaml), InstantSource.fixed(TestLines.NOW))) {
+      p.refresh();
+      assertEquals("/srv/archive", p.snapshot().stats().get(0).key().volume());
+    }
+  }
+
+  @Test
   void probes_pointsStoredAndUsedInForecasts() throws Exception {
     writeLog(0, 20);
     ProviderConfig c = ProviderConfig.load(config(""));

@@ -57,14 +57,26 @@ public final class LogTailer {
   private final String source;
   private final MessageDigest sha;
   private final ParseReport report = new ParseReport();
+  private final String volume;
   private boolean missing;
 
   /**
-   * Creates a tailer for the log at {@code path}.
+   * Creates a tailer for the log at {@code path}; transfers keep the volume their line names.
    *
    * @throws NullPointerException if an argument is null
    */
   public LogTailer(Path path, LogFormat format, TailSink sink) {
+    this(path, format, sink, null);
+  }
+
+  /**
+   * Creates a tailer for the log at {@code path} whose transfers are filed under {@code volume}
+   * (null: the volume each line names).
+   *
+   * @throws NullPointerException if path, format or sink is null
+   */
+  public LogTailer(Path path, LogFormat format, TailSink sink, String volume) {
+    this.volume = volume;
     this.path = Objects.requireNonNull(path, "path").toAbsolutePath().normalize();
     this.format = Objects.requireNonNull(format, "format");
     this.sink = Objects.requireNonNull(sink, "sink");
@@ -214,7 +226,7 @@ public final class LogTailer {
                   label,
                   text,
                   lineNo,
-                  r -> batch.records.add(new TailSink.KeyedRecord(key(text), r)),
+                  r -> batch.records.add(new TailSink.KeyedRecord(key(text), volume == null ? r : r.withVolume(volume))),
                   batch.report);
               batch.advance(endOffset, lineNo);
             }
