@@ -63,6 +63,8 @@ public final class Provider implements AutoCloseable {
   private final Forecaster forecaster = Forecaster.builder().build();
   private volatile Snapshot snapshot;
   private boolean dirty = true;
+  /** Statistics of the stored transfers, kept up to date as transfers are stored (guarded by this). */
+  private StatsAccumulator accumulator;
   private ProviderHttpServer http;
   private QuartzJobs jobs;
 
@@ -71,7 +73,7 @@ public final class Provider implements AutoCloseable {
     this.clock = clock;
     this.store = store;
     for (ProviderConfig.Log l : config.logs()) {
-      tailers.add(new LogTailer(l.path(), l.format(), store, l.volume()));
+      tailers.add(new LogTailer(l.path(), l.format(), store, l.volume(), this::stored));
     }
     ProviderConfig.Network net = config.probes().network();
     if (net != null) {
@@ -129,11 +131,20 @@ public final class Provider implements AutoCloseable {
 
   /**
    * Reads what is new in every log and recomputes the statistics if anything changed (or the
-   * snapshot is older than 5 minutes).
+   * snapshot is older than 5 minutes). The statistics are kept in memory and updated with each
+   * newly stored transfer; they are rebuilt from the store at start and after the hourly purge,
+   * so transfers leave them at most an hour after they leave the retention window.
    *
    * @return what the logs held since the last refresh
    */
   public synchronized ParseReport refresh() {
+    if (accumulator == null) {
+      try {
+        rebuild();
+      } catch (IOException | RuntimeException e) {
+        LOG.error("statistics: {}", e.toString());
+      }
+    }
     ParseReport delta = new ParseReport();
     for (LogTailer t : tailers) {
       try {
@@ -192,9 +203,26 @@ public final class Provider implements AutoCloseable {
     return compute(clock.instant());
   }
 
-  private Snapshot compute(Instant now) throws IOException {
+  /** Called by the tailers (under this provider's lock) for each newly stored transfer. */
+  private void stored(TransferRecord r) {
+    if (accumulator != null) {
+      accumulator.add(r);
+    }
+  }
+
+  /** Rebuilds the in-memory statistics from the store (at start and after each purge). */
+  private synchronized void rebuild() throws IOException {
     StatsAccumulator acc = new StatsAccumulator();
     store.forEachTransfer(acc::add);
+    accumulator = acc;
+    dirty = true;
+  }
+
+  private synchronized Snapshot compute(Instant now) throws IOException {
+    if (accumulator == null) {
+      rebuild();
+    }
+    StatsAccumulator acc = accumulator;
     Map<String, Series> network = new HashMap<>();
     Map<String, Point> last = new LinkedHashMap<>();
     Series disk = Series.empty("disk");
@@ -271,6 +299,7 @@ public final class Provider implements AutoCloseable {
     try {
       Map<String, Integer> n = store.purge();
       LOG.info("retention: purged {}", n);
+      rebuild();
     } catch (IOException e) {
       LOG.error("retention: {}", e.toString());
     }

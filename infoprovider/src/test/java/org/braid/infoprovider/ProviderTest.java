@@ -105,6 +105,27 @@ class ProviderTest {
   }
 
   @Test
+  void refresh_incrementalStatistics_countNewTransfersOnlyOnce() throws Exception {
+    writeLog(0, 10);
+    try (Provider p = Provider.fromConfig(ProviderConfig.load(config("")), InstantSource.fixed(TestLines.NOW))) {
+      p.refresh();
+      writeLog(10, 13);
+      p.refresh();
+      assertEquals(13, p.snapshot().stats().get(0).count());
+      // The log rewritten in place, shorter, with the same first line: it is read again from the
+      // start, but lines already stored are not counted again.
+      Path log = dir.resolve("gridftp.log");
+      java.util.List<String> lines = Files.readAllLines(log);
+      Files.write(log, lines.subList(0, 5));
+      p.refresh();
+      writeLog(13, 14);
+      p.refresh();
+      assertEquals(14, p.snapshot().stats().get(0).count());
+      assertEquals(14, p.store().transferCount());
+    }
+  }
+
+  @Test
   void logVolume_overridesTheVolumeOfItsTransfers() throws Exception {
     writeLog(0, 2);
     Path yaml = config("");

@@ -22,7 +22,9 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
+import org.braid.infoprovider.TransferRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,6 +60,7 @@ public final class LogTailer {
   private final MessageDigest sha;
   private final ParseReport report = new ParseReport();
   private final String volume;
+  private final Consumer<TransferRecord> onStored;
   private boolean missing;
 
   /**
@@ -66,17 +69,20 @@ public final class LogTailer {
    * @throws NullPointerException if an argument is null
    */
   public LogTailer(Path path, LogFormat format, TailSink sink) {
-    this(path, format, sink, null);
+    this(path, format, sink, null, r -> {});
   }
 
   /**
    * Creates a tailer for the log at {@code path} whose transfers are filed under {@code volume}
-   * (null: the volume each line names).
+   * (null: the volume each line names), telling {@code onStored} about each transfer the sink
+   * stored for the first time.
    *
-   * @throws NullPointerException if path, format or sink is null
+   * @throws NullPointerException if path, format, sink or onStored is null
    */
-  public LogTailer(Path path, LogFormat format, TailSink sink, String volume) {
+  public LogTailer(
+      Path path, LogFormat format, TailSink sink, String volume, Consumer<TransferRecord> onStored) {
     this.volume = volume;
+    this.onStored = Objects.requireNonNull(onStored, "onStored");
     this.path = Objects.requireNonNull(path, "path").toAbsolutePath().normalize();
     this.format = Objects.requireNonNull(format, "format");
     this.sink = Objects.requireNonNull(sink, "sink");
@@ -280,10 +286,12 @@ public final class LogTailer {
       if (pending == 0 && !complete) {
         return;
       }
-      sink.commit(
-          new FilePosition(source, fingerprint, fileKey, offset, lines, complete),
-          List.copyOf(records),
-          report.rejectedByReason());
+      List<TransferRecord> stored =
+          sink.commit(
+              new FilePosition(source, fingerprint, fileKey, offset, lines, complete),
+              List.copyOf(records),
+              report.rejectedByReason());
+      stored.forEach(onStored);
       total.merge(report);
       records.clear();
       report = new ParseReport();

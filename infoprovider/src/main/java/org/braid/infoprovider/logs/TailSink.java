@@ -21,7 +21,10 @@ public interface TailSink {
   /**
    * Stores the records (ignoring keys already stored), adds the rejection counts and moves the
    * position, all at once.
+   *
+   * @return the records actually stored (not stored before, within the retention)
    */
-  void commit(FilePosition position, List<KeyedRecord> records, Map<String, Long> rejectedByReason)
+  List<TransferRecord> commit(
+      FilePosition position, List<KeyedRecord> records, Map<String, Long> rejectedByReason)
       throws IOException;
 }

@@ -190,10 +190,12 @@ public final class Store implements TailSink, AutoCloseable {
   }
 
   @Override
-  public synchronized void commit(
+  public synchronized List<TransferRecord> commit(
       FilePosition position, List<KeyedRecord> records, Map<String, Long> rejectedByReason)
       throws StoreException {
     long cutoff = micros(clock.instant().minus(retention));
+    List<TransferRecord> candidates = new ArrayList<>();
+    List<TransferRecord> stored = new ArrayList<>();
     try {
       try (PreparedStatement ins =
           db.prepareStatement(
@@ -221,8 +223,14 @@ public final class Store implements TailSink, AutoCloseable {
           ins.setString(14, r.resultCode());
           ins.setString(15, r.protocol());
           ins.addBatch();
+          candidates.add(r);
         }
-        ins.executeBatch();
+        int[] counts = ins.executeBatch();
+        for (int i = 0; i < counts.length; i++) {
+          if (counts[i] > 0) {
+            stored.add(candidates.get(i));
+          }
+        }
       }
       try (PreparedStatement rej =
           db.prepareStatement(
@@ -250,6 +258,7 @@ public final class Store implements TailSink, AutoCloseable {
         pos.executeUpdate();
       }
       db.commit();
+      return stored;
     } catch (SQLException e) {
       rollback();
       throw fail("store " + records.size() + " transfers from " + position.source(), e);

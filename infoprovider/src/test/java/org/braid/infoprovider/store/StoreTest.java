@@ -57,8 +57,9 @@ class StoreTest {
   void commit_sameKeyTwice_storesOnce() throws Exception {
     try (Store s = open(TestLines.NOW)) {
       FilePosition p = new FilePosition("/l", "fp", "", 10, 1, false);
-      s.commit(p, List.of(new KeyedRecord("k1", record(1))), Map.of("bad", 2L));
-      s.commit(p, List.of(new KeyedRecord("k1", record(1)), new KeyedRecord("k2", record(2))), Map.of("bad", 1L));
+      assertEquals(List.of(record(1)), s.commit(p, List.of(new KeyedRecord("k1", record(1))), Map.of("bad", 2L)));
+      assertEquals(List.of(record(2)),
+          s.commit(p, List.of(new KeyedRecord("k1", record(1)), new KeyedRecord("k2", record(2))), Map.of("bad", 1L)));
       assertEquals(2, s.transferCount());
       assertEquals(Map.of("/l", Map.of("bad", 3L)), s.rejections());
       assertEquals(p, s.position("/l", "fp"));
