@@ -84,7 +84,8 @@ class NginxEndToEndTest {
         "  scgi_temp_path " + temp.resolve("scgi") + ";",
         "  server { listen 127.0.0.1:" + port + "; root " + data + "; }",
         "}", ""));
-    nginx = new ProcessBuilder(nginxBin.toString(), "-p", root.toString(), "-c", conf.toString())
+    nginx = new ProcessBuilder(nginxBin.toString(), "-p", root.toString(), "-e", logs.resolve("error.log").toString(),
+        "-c", conf.toString())
         .redirectErrorStream(true).redirectOutput(logs.resolve("stdout.txt").toFile()).start();
     waitForPort(port);
     HttpClient http = HttpClient.newHttpClient();
