@@ -51,6 +51,33 @@ class ProviderLdifServeCommandTest {
   }
 
   @Test
+  void ldif_fromTheDaemonsDatabase_readsTheStoreNotTheLogs() throws Exception {
+    Path log = dir.resolve("gridftp.log");
+    Files.writeString(log, ProviderStatsCommandTest.LOG);
+    Path yaml = dir.resolve("provider.yaml");
+    Files.writeString(yaml, String.join("\n",
+        "hostname: gridftp.example.org",
+        "url: gsiftp://gridftp.example.org:2811",
+        "database: " + dir.resolve("provider.db"),
+        "logs:",
+        "  - {path: " + log + ", format: gridftp}", ""));
+    try (org.braid.infoprovider.Provider p = org.braid.infoprovider.Provider.fromConfig(
+        org.braid.infoprovider.ProviderConfig.load(yaml), java.time.InstantSource.system())) {
+      p.refresh(); // what the daemon does on its schedule
+    }
+    Files.writeString(log, ProviderStatsCommandTest.LOG.lines().findFirst().get().replace("NBYTES=3000000", "NBYTES=3000001") + "\n",
+        java.nio.file.StandardOpenOption.APPEND); // not in the database: must not show
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    assertEquals(0, run(out, err, "provider", "ldif", "--config", yaml.toString()), err.toString());
+    assertTrue(out.toString().startsWith(
+        "dn: cn=127.0.0.1,volume=/,hostname=gridftp.example.org,dc=example,dc=org,o=grid\n"), out.toString());
+    assertTrue(out.toString().contains("\ngridftpurl: gsiftp://gridftp.example.org:2811\n"));
+    assertTrue(out.toString().contains("\nrdtransfers: 2\n"), out.toString());
+    assertTrue(out.toString().contains("\nwrtransfers: 1\n"), out.toString());
+  }
+
+  @Test
   void ldif_withoutSource_exitsTwo() {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
