@@ -5,6 +5,8 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
@@ -38,6 +40,9 @@ public final class ProviderHttpServer implements AutoCloseable {
 
   /** Header the connection sets on a request whose head exceeded the hard limits. */
   static final String OVERSIZE = "X-Braid-Oversize";
+
+  /** Header the connection sets on the request of a connection over the connection limit. */
+  static final String OVERLOAD = "X-Braid-Overload";
 
   /** Hard limit of one line of the request head: beyond it the head is not read further. */
   private static final int HARD_LINE_LIMIT = 65_536;
@@ -77,6 +82,7 @@ public final class ProviderHttpServer implements AutoCloseable {
             .setMaxEmptyLineCount(10)
             .build();
     RequestRouter router = new RequestRouter(snapshot, series, limits);
+    AtomicInteger open = new AtomicInteger();
     HttpServer s =
         ServerBootstrap.bootstrap()
             .setLocalAddress(bind)
@@ -86,7 +92,8 @@ public final class ProviderHttpServer implements AutoCloseable {
                 SocketConfig.custom().setSoTimeout(30, TimeUnit.SECONDS).setBacklogSize(256).build())
             .setConnectionFactory(
                 (Socket socket) -> {
-                  BoundedConnection c = new BoundedConnection(h1);
+                  boolean over = open.incrementAndGet() > limits.maxConnections();
+                  BoundedConnection c = new BoundedConnection(h1, open, over);
                   c.bind(socket);
                   return c;
                 })
@@ -137,22 +144,52 @@ public final class ProviderHttpServer implements AutoCloseable {
 
   /**
    * A connection that turns an over-long request head into a request the router answers with 431
-   * and closes, instead of dropping the connection without an answer.
+   * and closes, instead of dropping the connection without an answer, and marks the requests of
+   * a connection over the connection limit so that the router answers them 503 and closes.
    */
   static final class BoundedConnection extends DefaultBHttpServerConnection {
-    BoundedConnection(Http1Config h1) {
+    private final AtomicInteger open;
+    private final AtomicBoolean counted = new AtomicBoolean(true);
+    private final boolean overloaded;
+
+    BoundedConnection(Http1Config h1, AtomicInteger open, boolean overloaded) {
       super("http", h1);
+      this.open = open;
+      this.overloaded = overloaded;
     }
 
     @Override
     public ClassicHttpRequest receiveRequestHeader() throws HttpException, IOException {
       try {
-        return super.receiveRequestHeader();
+        ClassicHttpRequest r = super.receiveRequestHeader();
+        if (r != null && overloaded) {
+          r.setHeader(OVERLOAD, "true");
+          r.setHeader("Connection", "close");
+        }
+        return r;
       } catch (MessageConstraintException e) {
         BasicClassicHttpRequest r = new BasicClassicHttpRequest("GET", "/");
         r.setHeader(OVERSIZE, e.getMessage());
         r.setHeader("Connection", "close");
         return r;
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      release();
+      super.close();
+    }
+
+    @Override
+    public void close(CloseMode mode) {
+      release();
+      super.close(mode);
+    }
+
+    private void release() {
+      if (counted.getAndSet(false)) {
+        open.decrementAndGet();
       }
     }
   }

@@ -81,12 +81,19 @@ final class RequestRouter implements HttpRequestHandler {
       if (r.status >= 400 && r.status != HttpStatus.SC_NOT_FOUND) {
         response.setHeader("Connection", "close");
       }
+      if (r.status == HttpStatus.SC_SERVICE_UNAVAILABLE) {
+        response.setHeader("Retry-After", "1");
+      }
       response.setEntity(new StringEntity(r.getMessage() + "\n", TEXT));
     }
   }
 
   private void route(ClassicHttpRequest request, ClassicHttpResponse response)
       throws Reject, IOException {
+    if (request.getFirstHeader(ProviderHttpServer.OVERLOAD) != null) {
+      throw new Reject(HttpStatus.SC_SERVICE_UNAVAILABLE,
+          "too many connections (limit " + limits.maxConnections() + "); try again");
+    }
     Header oversize = request.getFirstHeader(ProviderHttpServer.OVERSIZE);
     if (oversize != null) {
       throw new Reject(431, "request head too large: " + oversize.getValue());

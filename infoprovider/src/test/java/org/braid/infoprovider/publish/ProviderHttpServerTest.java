@@ -177,6 +177,50 @@ class ProviderHttpServerTest {
     assertTrue(raw.startsWith("HTTP/1.1 400"), raw);
   }
 
+  @Test
+  void connectionsBeyondTheLimit_get503AndFreeTheirSlot() throws Exception {
+    try (ProviderHttpServer small = ProviderHttpServer.start(InetAddress.getLoopbackAddress(), 0, () -> snap,
+            new SeriesSource() {
+              @Override
+              public List<String> names() {
+                return List.of();
+              }
+
+              @Override
+              public List<Point> points(String name) {
+                return List.of();
+              }
+            }, new HttpLimits(2048, 8192, 50, 2));
+        Socket b = new Socket(InetAddress.getLoopbackAddress(), small.port())) {
+      Socket a = new Socket(InetAddress.getLoopbackAddress(), small.port());
+      String ok = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+      a.getOutputStream().write(ok.getBytes(StandardCharsets.US_ASCII));
+      b.getOutputStream().write(ok.getBytes(StandardCharsets.US_ASCII));
+      assertTrue(new String(a.getInputStream().readNBytes(12), StandardCharsets.US_ASCII).equals("HTTP/1.1 200"));
+      assertTrue(new String(b.getInputStream().readNBytes(12), StandardCharsets.US_ASCII).equals("HTTP/1.1 200"));
+      try (Socket c = new Socket(InetAddress.getLoopbackAddress(), small.port())) {
+        c.getOutputStream().write(ok.getBytes(StandardCharsets.US_ASCII));
+        String third = new String(c.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+        assertTrue(third.startsWith("HTTP/1.1 503"), third);
+        assertTrue(third.contains("too many connections (limit 2); try again"), third);
+      }
+      a.shutdownOutput(); // the server sees end of stream and closes its side
+      a.getInputStream().readAllBytes();
+      a.close();
+      // The closed connection's slot is free again (the server notices the close first).
+      String again = "";
+      for (int i = 0; i < 100 && !again.startsWith("HTTP/1.1 200"); i++) {
+        Thread.sleep(20); // the server's worker sees the closed socket asynchronously
+        try (Socket d = new Socket(InetAddress.getLoopbackAddress(), small.port())) {
+          d.getOutputStream().write("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+              .getBytes(StandardCharsets.US_ASCII));
+          again = new String(d.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+        }
+      }
+      assertTrue(again.startsWith("HTTP/1.1 200"), again);
+    }
+  }
+
   /** Sends raw bytes and reads the whole answer (the server closes after errors). */
   static String raw(String request) throws IOException {
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
