@@ -15,7 +15,6 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -193,13 +192,14 @@ public record ProviderConfig(
   /**
    * Reads a YAML configuration file.
    *
-   * @throws IllegalArgumentException naming the file, line and problem for a bad configuration
+   * @throws IllegalArgumentException naming the file, line and problem for a bad configuration,
+   *     or when the file does not exist
    * @throws IOException if the file cannot be read
    */
   public static ProviderConfig load(Path file) throws IOException {
     Objects.requireNonNull(file, "file");
     if (!Files.isRegularFile(file)) {
-      throw new NoSuchFileException(file.toString(), null, "configuration file not found");
+      throw new IllegalArgumentException("configuration file not found: " + file);
     }
     try {
       return yaml().readValue(file.toFile(), ProviderConfig.class);

@@ -96,6 +96,15 @@ class ProviderLdifServeCommandTest {
   }
 
   @Test
+  void serve_missingConfig_exitsTwoWithOneLine() {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    Path yaml = dir.resolve("nope.yaml");
+    assertEquals(2, run(out, err, "provider", "serve", "--config", yaml.toString()));
+    assertEquals("braid: configuration file not found: " + yaml + "\n", err.toString());
+  }
+
+  @Test
   void serve_realProcess_servesThenStopsCleanlyOnSigterm() throws Exception {
     Path log = dir.resolve("gridftp.log");
     Files.writeString(log, ProviderStatsCommandTest.LOG);
