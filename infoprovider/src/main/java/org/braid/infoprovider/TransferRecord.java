@@ -142,13 +142,15 @@ public record TransferRecord(
   }
 
   /**
-   * Whether the transfer succeeded: GridFTP 226, HTTP 200 or 206, journal "ok". Statistics count
-   * only successful transfers.
+   * Whether the transfer succeeded: GridFTP 226, HTTP 200, 201, 204 or 206, journal "ok".
+   * Statistics count only successful transfers.
    */
   public boolean succeeded() {
     switch (resultCode) {
       case "226":
       case "200":
+      case "201":
+      case "204":
       case "206":
       case "ok":
         return true;

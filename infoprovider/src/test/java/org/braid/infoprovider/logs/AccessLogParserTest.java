@@ -3,6 +3,7 @@ package org.braid.infoprovider.logs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -69,6 +70,7 @@ class AccessLogParserTest {
     TransferRecord r = nginx.parse(NGINX_206.replace("GET", "PUT").replace(" 206 ", " 201 "));
     assertEquals(Operation.WRITE, r.operation());
     assertEquals(95, r.size());
+    assertTrue(r.succeeded());
   }
 
   @Test
