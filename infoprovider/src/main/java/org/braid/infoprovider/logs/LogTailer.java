@@ -3,7 +3,6 @@ package org.braid.infoprovider.logs;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -18,10 +17,12 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.braid.infoprovider.TransferRecord;
@@ -61,6 +62,7 @@ public final class LogTailer {
   private final ParseReport report = new ParseReport();
   private final String volume;
   private final Consumer<TransferRecord> onStored;
+  private final Set<Path> unreadable = new HashSet<>();
   private boolean missing;
 
   /**
@@ -137,10 +139,16 @@ public final class LogTailer {
     for (Path f : files) {
       try {
         readFile(f, !f.equals(path), delta);
+        unreadable.remove(f);
+      } catch (SinkFailure e) {
+        throw e.getCause();
       } catch (NoSuchFileException e) {
         LOG.info("log {}: {} vanished while reading; will retry", source, f);
-      } catch (UncheckedIOException e) {
-        throw e.getCause();
+      } catch (IOException e) {
+        // One unreadable file (permissions, I/O error) must not stop the others; warn once.
+        if (unreadable.add(f)) {
+          LOG.warn("log {}: cannot read {}: {}; will retry", source, f, e.toString());
+        }
       }
     }
     report.merge(delta);
@@ -189,7 +197,12 @@ public final class LogTailer {
     if (fp == null) {
       return; // empty, or the first line is still being written
     }
-    FilePosition pos = sink.position(source, fp);
+    FilePosition pos;
+    try {
+      pos = sink.position(source, fp);
+    } catch (IOException e) {
+      throw new SinkFailure(e);
+    }
     if (pos != null && pos.complete()) {
       return;
     }
@@ -252,6 +265,18 @@ public final class LogTailer {
     delta.merge(batch.total);
   }
 
+  /** A failure of the sink (the store), as opposed to one of the log file: it stops the poll. */
+  private static final class SinkFailure extends RuntimeException {
+    SinkFailure(IOException cause) {
+      super(cause);
+    }
+
+    @Override
+    public synchronized IOException getCause() {
+      return (IOException) super.getCause();
+    }
+  }
+
   /** Lines read since the last commit, committed every {@value #BATCH_LINES} lines. */
   private final class Batch {
     final String fingerprint;
@@ -274,23 +299,24 @@ public final class LogTailer {
       offset = endOffset;
       lines = lineNo;
       if (++pending >= BATCH_LINES) {
-        try {
-          flush(false);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
+        flush(false);
       }
     }
 
-    void flush(boolean complete) throws IOException {
+    void flush(boolean complete) {
       if (pending == 0 && !complete) {
         return;
       }
-      List<TransferRecord> stored =
-          sink.commit(
-              new FilePosition(source, fingerprint, fileKey, offset, lines, complete),
-              List.copyOf(records),
-              report.rejectedByReason());
+      List<TransferRecord> stored;
+      try {
+        stored =
+            sink.commit(
+                new FilePosition(source, fingerprint, fileKey, offset, lines, complete),
+                List.copyOf(records),
+                report.rejectedByReason());
+      } catch (IOException e) {
+        throw new SinkFailure(e);
+      }
       stored.forEach(onStored);
       total.merge(report);
       records.clear();

@@ -192,6 +192,24 @@ class LogTailerTest {
   }
 
   @Test
+  void poll_unreadableRotatedFile_doesNotStopTheLiveLog() throws IOException {
+    // A corrupt gzip file: reading it fails with an I/O error, whoever runs the test.
+    Files.write(dir.resolve("gridftp.log.2.gz"), new byte[] {0x1f, (byte) 0x8b, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+    append(log, 1, 3);
+    assertEquals(2, new LogTailer(log, LogFormat.GRIDFTP, store).poll().records());
+  }
+
+  @Test
+  void poll_storeFailure_isThrown() throws IOException {
+    append(log, 0, 2);
+    LogTailer t = new LogTailer(log, LogFormat.GRIDFTP, store);
+    store.close();
+    IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, t::poll);
+    assertTrue(e.getMessage().contains("provider.db"), e.getMessage());
+    store = openStore();
+  }
+
+  @Test
   void poll_missingLog_isReportedNotFatal() throws IOException {
     LogTailer t = new LogTailer(log, LogFormat.GRIDFTP, store);
     assertEquals(0, t.poll().lines());
