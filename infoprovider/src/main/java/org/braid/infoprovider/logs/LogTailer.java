@@ -240,13 +240,23 @@ public final class LogTailer {
           new LineReader.Handler() {
             @Override
             public void line(String text, long lineNo, long endOffset) {
-              LogFiles.handle(
-                  parser,
-                  label,
-                  text,
-                  lineNo,
-                  r -> batch.records.add(new TailSink.KeyedRecord(key(text), volume == null ? r : r.withVolume(volume))),
-                  batch.report);
+              if (text.isBlank()) {
+                batch.report.skipLine();
+              } else {
+                try {
+                  TransferRecord r = parser.parse(text);
+                  if (r == null) {
+                    batch.report.skipLine();
+                  } else {
+                    batch.report.recordLine();
+                    batch.records.add(
+                        new TailSink.KeyedRecord(key(text), volume == null ? r : r.withVolume(volume)));
+                  }
+                } catch (MalformedLineException e) {
+                  batch.report.reject(label, lineNo, e.reason(), e.getMessage());
+                  batch.rejections.add(new TailSink.KeyedRejection(key(text), e.reason()));
+                }
+              }
               batch.advance(endOffset, lineNo);
             }
 
@@ -257,6 +267,8 @@ public final class LogTailer {
                   lineNo,
                   "line too long",
                   "line too long (over " + LogFiles.MAX_LINE_BYTES + " bytes)");
+              batch.rejections.add(
+                  new TailSink.KeyedRejection(key(fp + "@" + endOffset), "line too long"));
               batch.advance(endOffset, lineNo);
             }
           });
@@ -282,6 +294,7 @@ public final class LogTailer {
     final String fingerprint;
     final String fileKey;
     final List<TailSink.KeyedRecord> records = new ArrayList<>();
+    final List<TailSink.KeyedRejection> rejections = new ArrayList<>();
     ParseReport report = new ParseReport();
     final ParseReport total = new ParseReport();
     long offset;
@@ -313,13 +326,14 @@ public final class LogTailer {
             sink.commit(
                 new FilePosition(source, fingerprint, fileKey, offset, lines, complete),
                 List.copyOf(records),
-                report.rejectedByReason());
+                List.copyOf(rejections));
       } catch (IOException e) {
         throw new SinkFailure(e);
       }
       stored.forEach(onStored);
       total.merge(report);
       records.clear();
+      rejections.clear();
       report = new ParseReport();
       pending = 0;
     }

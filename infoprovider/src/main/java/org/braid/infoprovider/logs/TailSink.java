@@ -2,7 +2,6 @@ package org.braid.infoprovider.logs;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.Map;
 import org.braid.infoprovider.TransferRecord;
 
 /**
@@ -15,16 +14,19 @@ public interface TailSink {
   /** A transfer with the key that makes re-reading its line harmless (a hash of the line). */
   record KeyedRecord(String key, TransferRecord record) {}
 
+  /** A rejected line's key (a hash of the line, or of its place for an over-long line) and reason. */
+  record KeyedRejection(String key, String reason) {}
+
   /** The stored position of a file, or null if it was never read. */
   FilePosition position(String source, String fingerprint) throws IOException;
 
   /**
-   * Stores the records (ignoring keys already stored), adds the rejection counts and moves the
-   * position, all at once.
+   * Stores the records and rejections (ignoring keys already stored) and moves the position, all
+   * at once.
    *
    * @return the records actually stored (not stored before, within the retention)
    */
   List<TransferRecord> commit(
-      FilePosition position, List<KeyedRecord> records, Map<String, Long> rejectedByReason)
+      FilePosition position, List<KeyedRecord> records, List<KeyedRejection> rejections)
       throws IOException;
 }

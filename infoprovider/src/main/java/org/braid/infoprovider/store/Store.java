@@ -51,8 +51,8 @@ public final class Store implements TailSink, AutoCloseable {
         + " file_key TEXT NOT NULL, offset INTEGER NOT NULL, lines INTEGER NOT NULL,"
         + " complete INTEGER NOT NULL, updated_us INTEGER NOT NULL,"
         + " PRIMARY KEY (source, fingerprint))",
-    "CREATE TABLE IF NOT EXISTS rejections (source TEXT NOT NULL, reason TEXT NOT NULL,"
-        + " count INTEGER NOT NULL, PRIMARY KEY (source, reason))",
+    "CREATE TABLE IF NOT EXISTS rejected_lines (key TEXT PRIMARY KEY, source TEXT NOT NULL,"
+        + " reason TEXT NOT NULL, seen_us INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS samples (series TEXT NOT NULL, time_us INTEGER NOT NULL,"
         + " value REAL NOT NULL, PRIMARY KEY (series, time_us))",
   };
@@ -191,7 +191,7 @@ public final class Store implements TailSink, AutoCloseable {
 
   @Override
   public synchronized List<TransferRecord> commit(
-      FilePosition position, List<KeyedRecord> records, Map<String, Long> rejectedByReason)
+      FilePosition position, List<KeyedRecord> records, List<KeyedRejection> rejections)
       throws StoreException {
     long cutoff = micros(clock.instant().minus(retention));
     List<TransferRecord> candidates = new ArrayList<>();
@@ -234,12 +234,13 @@ public final class Store implements TailSink, AutoCloseable {
       }
       try (PreparedStatement rej =
           db.prepareStatement(
-              "INSERT INTO rejections (source, reason, count) VALUES (?,?,?)"
-                  + " ON CONFLICT (source, reason) DO UPDATE SET count = count + excluded.count")) {
-        for (Map.Entry<String, Long> e : rejectedByReason.entrySet()) {
-          rej.setString(1, position.source());
-          rej.setString(2, e.getKey());
-          rej.setLong(3, e.getValue());
+              "INSERT OR IGNORE INTO rejected_lines (key, source, reason, seen_us) VALUES (?,?,?,?)")) {
+        long now = micros(clock.instant());
+        for (KeyedRejection r : rejections) {
+          rej.setString(1, r.key());
+          rej.setString(2, position.source());
+          rej.setString(3, r.reason());
+          rej.setLong(4, now);
           rej.addBatch();
         }
         rej.executeBatch();
@@ -309,11 +310,13 @@ public final class Store implements TailSink, AutoCloseable {
     }
   }
 
-  /** Rejected lines per log and reason, since the database was created. */
+  /** Rejected lines per log and reason, each line counted once, within the retention. */
   public synchronized Map<String, Map<String, Long>> rejections() throws StoreException {
     Map<String, Map<String, Long>> out = new TreeMap<>();
     try (Statement st = db.createStatement();
-        ResultSet rs = st.executeQuery("SELECT source, reason, count FROM rejections")) {
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT source, reason, count(*) FROM rejected_lines GROUP BY source, reason")) {
       while (rs.next()) {
         out.computeIfAbsent(rs.getString(1), k -> new TreeMap<>()).put(rs.getString(2), rs.getLong(3));
       }
@@ -381,19 +384,22 @@ public final class Store implements TailSink, AutoCloseable {
   }
 
   /**
-   * Deletes transfers and samples older than the retention.
+   * Deletes transfers, samples and rejected-line records older than the retention.
    *
-   * @return rows deleted per table ("transfers", "samples")
+   * @return rows deleted per kind ("transfers", "samples", "rejectedLines")
    */
   public synchronized Map<String, Integer> purge() throws StoreException {
     long cutoff = micros(clock.instant().minus(retention));
     Map<String, Integer> out = new LinkedHashMap<>();
     try (PreparedStatement t = db.prepareStatement("DELETE FROM transfers WHERE end_us < ?");
-        PreparedStatement s = db.prepareStatement("DELETE FROM samples WHERE time_us < ?")) {
+        PreparedStatement s = db.prepareStatement("DELETE FROM samples WHERE time_us < ?");
+        PreparedStatement r = db.prepareStatement("DELETE FROM rejected_lines WHERE seen_us < ?")) {
       t.setLong(1, cutoff);
       out.put("transfers", t.executeUpdate());
       s.setLong(1, cutoff);
       out.put("samples", s.executeUpdate());
+      r.setLong(1, cutoff);
+      out.put("rejectedLines", r.executeUpdate());
       db.commit();
       return out;
     } catch (SQLException e) {

@@ -210,6 +210,19 @@ class LogTailerTest {
   }
 
   @Test
+  void reread_malformedLinesAreNotCountedTwice() throws IOException {
+    append(log, 0, 2);
+    Files.writeString(log, "garbage\n" + "y".repeat(LogFiles.MAX_LINE_BYTES + 5) + "\n", StandardOpenOption.APPEND);
+    LogTailer t = new LogTailer(log, LogFormat.GRIDFTP, store);
+    assertEquals(2, t.poll().rejected());
+    // Rewritten in place, shorter, same first line: read again from the start.
+    List<String> lines = Files.readAllLines(log);
+    Files.write(log, lines.subList(0, 3));
+    t.poll();
+    assertEquals(java.util.Map.of("not KEY=value", 1L, "line too long", 1L), store.rejections().get(log.toString()));
+  }
+
+  @Test
   void poll_missingLog_isReportedNotFatal() throws IOException {
     LogTailer t = new LogTailer(log, LogFormat.GRIDFTP, store);
     assertEquals(0, t.poll().lines());

@@ -19,6 +19,7 @@ import org.braid.infoprovider.TransferRecord;
 import org.braid.infoprovider.logs.FilePosition;
 import org.braid.infoprovider.logs.LogFormat;
 import org.braid.infoprovider.logs.TailSink.KeyedRecord;
+import org.braid.infoprovider.logs.TailSink.KeyedRejection;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,9 +58,11 @@ class StoreTest {
   void commit_sameKeyTwice_storesOnce() throws Exception {
     try (Store s = open(TestLines.NOW)) {
       FilePosition p = new FilePosition("/l", "fp", "", 10, 1, false);
-      assertEquals(List.of(record(1)), s.commit(p, List.of(new KeyedRecord("k1", record(1))), Map.of("bad", 2L)));
+      assertEquals(List.of(record(1)), s.commit(p, List.of(new KeyedRecord("k1", record(1))),
+          List.of(new KeyedRejection("r1", "bad"), new KeyedRejection("r2", "bad"))));
       assertEquals(List.of(record(2)),
-          s.commit(p, List.of(new KeyedRecord("k1", record(1)), new KeyedRecord("k2", record(2))), Map.of("bad", 1L)));
+          s.commit(p, List.of(new KeyedRecord("k1", record(1)), new KeyedRecord("k2", record(2))),
+              List.of(new KeyedRejection("r2", "bad"), new KeyedRejection("r3", "bad"))));
       assertEquals(2, s.transferCount());
       assertEquals(Map.of("/l", Map.of("bad", 3L)), s.rejections());
       assertEquals(p, s.position("/l", "fp"));
@@ -70,7 +73,7 @@ class StoreTest {
   void transfersAndSeries_surviveRestart() throws Exception {
     TransferRecord r = record(3);
     try (Store s = open(TestLines.NOW)) {
-      s.commit(new FilePosition("/l", "fp", "", 1, 1, false), List.of(new KeyedRecord("k", r)), Map.of());
+      s.commit(new FilePosition("/l", "fp", "", 1, 1, false), List.of(new KeyedRecord("k", r)), List.of());
       s.addSample("network/10.0.0.1/connect", new Point(TestLines.NOW, 0.25));
     }
     try (Store s = open(TestLines.NOW)) {
@@ -85,7 +88,7 @@ class StoreTest {
   @Test
   void retention_oldRecordsAreNotStoredAndArePurged() throws Exception {
     try (Store s = open(TestLines.NOW)) {
-      s.commit(new FilePosition("/l", "fp", "", 1, 1, false), List.of(new KeyedRecord("k", record(3))), Map.of());
+      s.commit(new FilePosition("/l", "fp", "", 1, 1, false), List.of(new KeyedRecord("k", record(3))), List.of());
       s.addSample("disk/sda/util", new Point(TestLines.NOW, 5));
     }
     Instant later = TestLines.NOW.plus(Duration.ofDays(31));
@@ -93,8 +96,8 @@ class StoreTest {
       List<TransferRecord> all = new ArrayList<>();
       s.forEachTransfer(all::add);
       assertEquals(List.of(), all);
-      assertEquals(Map.of("transfers", 1, "samples", 1), s.purge());
-      s.commit(new FilePosition("/l", "fp", "", 2, 2, false), List.of(new KeyedRecord("k9", record(9))), Map.of());
+      assertEquals(Map.of("transfers", 1, "samples", 1, "rejectedLines", 0), s.purge());
+      s.commit(new FilePosition("/l", "fp", "", 2, 2, false), List.of(new KeyedRecord("k9", record(9))), List.of());
       assertEquals(0, s.transferCount());
     }
   }
