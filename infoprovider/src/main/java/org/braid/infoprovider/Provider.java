@@ -152,6 +152,9 @@ public final class Provider implements AutoCloseable {
         if (r.lines() > 0) {
           dirty = true;
           LOG.info("log {}: {} lines, {} transfers, {} rejected", t.path(), r.lines(), r.records(), r.rejected());
+          for (ParseReport.Rejection x : r.examples()) {
+            LOG.warn("log {}: rejected {}", t.path(), x);
+          }
         }
         delta.merge(r);
       } catch (IOException | RuntimeException e) {

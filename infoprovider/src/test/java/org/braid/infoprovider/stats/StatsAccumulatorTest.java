@@ -51,6 +51,34 @@ class StatsAccumulatorTest {
   }
 
   @Test
+  void forecast_bandwidthFollowsNetworkProbe_regressionOnNetworkIsChosen() {
+    java.util.Random rnd = new java.util.Random(3);
+    StatsAccumulator acc = new StatsAccumulator();
+    org.braid.predictors.Series.Builder net = org.braid.predictors.Series.builder("network/p/bandwidth");
+    for (int i = 0; i < 40; i++) {
+      double n = 1e6 + rnd.nextDouble() * 9e6;
+      net.add(T0.plusSeconds(600L * i - 10), n);
+      long size = 10_000_000;
+      // bandwidth = 2 x the network probe just before: seconds = size / (2 n)
+      Instant end = T0.plusSeconds(600L * i);
+      Instant start = end.minusNanos((long) (size / (2 * n) * 1e9));
+      acc.add(new TransferRecord("h", "p", "/f", size, start, end, 1, -1, -1, Operation.READ, "/v", "226", "gsiftp"));
+    }
+    ForecastInputs in = new ForecastInputs(org.braid.predictors.Forecaster.builder().build(),
+        java.util.Map.of("p", net.build()), org.braid.predictors.Series.empty("disk"), T0.plusSeconds(600L * 40),
+        ForecastInputs.DEFAULT_MAX_HISTORY);
+    TransferStats s = acc.result(in).get(1);
+    assertEquals(SizeClass.C10M, s.key().sizeClass());
+    org.braid.predictors.Forecast f = s.forecast();
+    org.junit.jupiter.api.Assertions.assertTrue(f.isAvailable(), f.toString());
+    org.junit.jupiter.api.Assertions.assertTrue(f.chosen().startsWith("G+N"), f.toString());
+    org.junit.jupiter.api.Assertions.assertTrue(f.errorPct() < 5, f.toString());
+    // Without the network series the same history gives a univariate forecast with a large error.
+    org.braid.predictors.Forecast uni = acc.result(ForecastInputs.univariate(T0.plusSeconds(600L * 40))).get(1).forecast();
+    org.junit.jupiter.api.Assertions.assertTrue(uni.errorPct() > f.errorPct() * 3, uni + " vs " + f);
+  }
+
+  @Test
   void sizeClass_boundariesAreDecimalMegabytes() {
     assertEquals(SizeClass.C10M, SizeClass.of(49_999_999));
     assertEquals(SizeClass.C100M, SizeClass.of(50_000_000));
