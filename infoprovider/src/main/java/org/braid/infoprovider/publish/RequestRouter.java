@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URISyntaxException;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -156,7 +155,9 @@ final class RequestRouter implements HttpRequestHandler {
       default:
         if (path.startsWith("/v1/series/")) {
           allow(query, Set.of());
-          String name = URLDecoder.decode(path.substring("/v1/series/".length()), StandardCharsets.UTF_8);
+          // The path is already percent-decoded: /v1/series/disk%2Fsda%2Futil and
+          // /v1/series/disk/sda/util name the same series.
+          String name = path.substring("/v1/series/".length());
           List<Point> points = series.points(name);
           if (points.isEmpty()) {
             throw new Reject(HttpStatus.SC_NOT_FOUND, "no such series: " + name);

@@ -123,6 +123,7 @@ class ProviderHttpServerTest {
     assertEquals(12.5, s.get("points").get(0).get("value").asDouble());
     assertEquals(200, get("/v1/series/disk/sda/util", null).statusCode());
     assertEquals(404, get("/v1/series/nope", null).statusCode());
+    assertEquals(404, get("/v1/series/disk+sda", null).statusCode());
     assertEquals("[\"disk/sda/util\"]\n", get("/v1/series", null).body());
   }
 
