@@ -137,11 +137,15 @@ class NginxEndToEndTest {
       RealServers.assertPublished(p, "/", expected);
     }
 
-    // Rotation as logrotate does it for nginx: rename, then USR1 makes nginx reopen its logs.
+    // Rotation as logrotate does it for nginx: rename, then USR1 (nginx -s reopen) makes nginx
+    // reopen its logs.
     Path rotated = logs.resolve("braid-access.log.1");
     Files.move(log, rotated);
     get(http, base + "/a.bin", "bytes=0-99", 206); // still written to the renamed file
-    new ProcessBuilder("kill", "-USR1", Long.toString(nginx.pid())).start().waitFor();
+    Process reopen = new ProcessBuilder(nginxBin.toString(), "-p", root.toString(), "-e",
+        logs.resolve("error.log").toString(), "-c", conf.toString(), "-s", "reopen").redirectErrorStream(true).start();
+    assertTrue(reopen.waitFor(30, TimeUnit.SECONDS));
+    assertEquals(0, reopen.exitValue(), new String(reopen.getInputStream().readAllBytes()));
     waitForFile(log);
     get(http, base + "/my%20file.bin", null, 200); // written to the new file
     waitForLines(List.of(rotated, log), 10);
