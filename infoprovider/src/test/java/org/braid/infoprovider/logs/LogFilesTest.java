@@ -47,6 +47,21 @@ class LogFilesTest {
   }
 
   @Test
+  void read_realServerLog_golden() throws Exception {
+    // Written by globus-gridftp-server 13 (Debian 12): RETR, ERET (-off/-len), STOR with -p 4.
+    Path log = Path.of(getClass().getResource("/logs/gridftp-real.log").toURI());
+    List<TransferRecord> got = new ArrayList<>();
+    ParseReport report = new ParseReport();
+    LogFiles.read(log, LogFormat.GRIDFTP, got::add, report);
+    assertEquals(3, report.records());
+    assertEquals(0, report.rejected());
+    assertEquals(List.of(3_000_000L, 5_000L, 200_000L), got.stream().map(TransferRecord::size).toList());
+    assertEquals(List.of(1, 1, 4), got.stream().map(TransferRecord::streams).toList());
+    assertEquals(List.of(TransferRecord.Operation.READ, TransferRecord.Operation.READ, TransferRecord.Operation.WRITE),
+        got.stream().map(TransferRecord::operation).toList());
+  }
+
+  @Test
   void read_gzipFile_isDecompressed() throws Exception {
     Path gz = dir.resolve("x.log.1.gz");
     try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
