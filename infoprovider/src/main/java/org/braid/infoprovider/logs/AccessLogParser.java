@@ -16,7 +16,7 @@ import org.braid.infoprovider.TransferRecord.Operation;
  *
  * nginx: {@code log_format braid '$msec $request_time $remote_addr $server_addr:$server_port
  * $request_method "$uri" $status $body_bytes_sent $request_length "$http_range"';} (request time
- * in seconds, millisecond resolution). Apache: {@code LogFormat "%{msec}t %{us}T %a %A:%p %m
+ * in seconds, millisecond resolution). Apache: {@code LogFormat "%{end:msec}t %D %a %A:%p %m
  * \"%U\" %>s %B %I \"%{Range}i\"" braid} (end time in integer milliseconds since the epoch,
  * request time in microseconds).
  *
@@ -32,7 +32,7 @@ final class AccessLogParser implements LogParser {
   enum TimeUnit {
     /** nginx: {@code $msec} and {@code $request_time} in seconds with a fraction. */
     SECONDS,
-    /** Apache: {@code %{msec}t} in integer milliseconds, {@code %{us}T} in microseconds. */
+    /** Apache: {@code %{end:msec}t} in integer milliseconds, {@code %D} in microseconds. */
     MICROSECONDS
   }
 
@@ -152,8 +152,8 @@ final class AccessLogParser implements LogParser {
 
   /**
    * Undoes the servers' escapes: nginx writes {@code \xHH} for '"', '\\' and bytes outside
-   * printable ASCII; Apache writes {@code \"}, {@code \\} and {@code \xhh}. Escaped bytes are
-   * decoded as UTF-8.
+   * printable ASCII; Apache writes {@code \"}, {@code \\}, {@code \xhh} and C-style {@code
+   * \n}, {@code \t}, {@code \r}, {@code \b}, {@code \v}. Escaped bytes are decoded as UTF-8.
    */
   private static String unescape(String line, int from, int to) {
     java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(to - from);
@@ -164,7 +164,15 @@ final class AccessLogParser implements LogParser {
         bytes.write(hex(line.charAt(k + 2)) * 16 + hex(line.charAt(k + 3)));
         k += 3;
       } else if (d == '\\' && k + 1 < to) {
-        bytes.write(line.charAt(k + 1));
+        char e = line.charAt(k + 1);
+        switch (e) {
+          case 'n' -> bytes.write('\n');
+          case 't' -> bytes.write('\t');
+          case 'r' -> bytes.write('\r');
+          case 'b' -> bytes.write('\b');
+          case 'v' -> bytes.write(0x0b);
+          default -> bytes.write(e);
+        }
         k++;
       } else {
         byte[] b = String.valueOf(d).getBytes(java.nio.charset.StandardCharsets.UTF_8);

@@ -56,6 +56,12 @@ class AccessLogParserTest {
   }
 
   @Test
+  void apache_cStyleEscapes_areDecoded() throws Exception {
+    TransferRecord r = apache.parse(APACHE_200.replace("\"/data/a.bin\"", "\"/data/a\\tb\\\\c.bin\""));
+    assertEquals("/data/a\tb\\c.bin", r.path());
+  }
+
+  @Test
   void apache_requestTimeInMicroseconds() throws Exception {
     // %{msec}t is whole milliseconds since the epoch in Apache.
     TransferRecord r = apache.parse(APACHE_200);
