@@ -38,6 +38,14 @@ final class Conversions {
     return (long) d;
   }
 
+  /** C's cast of a double to int on x86: out of range and NaN give INT_MIN. */
+  static int castToInt(double d) {
+    if (Double.isNaN(d) || d >= 0x1p31 || d < -0x1p31) {
+      return Integer.MIN_VALUE;
+    }
+    return (int) d;
+  }
+
   static Value toIntegerValue(Value v) {
     if (v instanceof Value.IntegerValue || v.isExceptional()) {
       return v;
@@ -56,7 +64,7 @@ final class Conversions {
       return Value.of(t.epochSeconds());
     }
     if (v instanceof Value.RelTimeValue t) {
-      return Value.of((long) t.seconds());
+      return Value.of((long) castToInt(t.seconds()));
     }
     return Value.ERROR;
   }
@@ -79,7 +87,7 @@ final class Conversions {
       return Value.of((double) t.epochSeconds());
     }
     if (v instanceof Value.RelTimeValue t) {
-      return Value.of(t.seconds());
+      return Value.of((double) castToInt(t.seconds())); // HTCondor reads whole seconds here
     }
     return Value.ERROR;
   }

@@ -177,7 +177,11 @@ final class Evaluator {
       if (k < 0 || k >= list.size()) {
         return Value.ERROR;
       }
-      return eval(list.items().get(k), list.env);
+      try {
+        return eval(list.items().get(k), list.env);
+      } catch (Failure f) {
+        return Value.UNDEFINED; // what HTCondor 25 gives for a failed element here
+      }
     }
     return Value.ERROR;
   }
@@ -274,6 +278,7 @@ final class Evaluator {
       Evaluator fresh = new Evaluator(root, options);
       fresh.nesting = nesting;
       fresh.refDepth = refDepth;
+      fresh.memo.putAll(memo); // attributes still being evaluated stay visible (cycles)
       Value v = fresh.eval(new Expr.AttrRef(item, name, false), list.env);
       out.add(Expr.literalOf(v));
     }

@@ -216,7 +216,10 @@ final class Functions {
   }
 
   private static boolean isNumber(Value v) {
-    return v instanceof Value.IntegerValue || v instanceof Value.RealValue;
+    // HTCondor 25 accepts booleans here (Value::IsNumber)
+    return v instanceof Value.IntegerValue
+        || v instanceof Value.RealValue
+        || v instanceof Value.BooleanValue;
   }
 
   private static Value sumAvg(Evaluator ev, List<Expr> a, Env env, boolean sum) {
@@ -226,18 +229,23 @@ final class Functions {
     }
     Value result = Value.of(0L);
     boolean first = true;
+    int len = 0;
     for (Expr item : list.items()) {
       Value e = ev.eval(item, list.env);
+      if (e instanceof Value.UndefinedValue) {
+        continue; // HTCondor 25 skips undefined elements
+      }
       if (!isNumber(e)) {
         return Value.ERROR;
       }
+      len++;
       result = first ? e : Ops.arithmetic(BinaryOp.ADD, result, e);
       first = false;
     }
-    if (sum || list.size() == 0) {
+    if (sum || len == 0) {
       return result; // HTCondor's avg({}) is 0, not undefined
     }
-    return strictArithmetic(BinaryOp.DIVIDE, result, Value.of((double) list.size()));
+    return strictArithmetic(BinaryOp.DIVIDE, result, Value.of((double) len));
   }
 
   private static Value strictArithmetic(BinaryOp op, Value v1, Value v2) {
@@ -259,6 +267,9 @@ final class Functions {
     boolean first = true;
     for (Expr item : list.items()) {
       Value e = ev.eval(item, list.env);
+      if (e instanceof Value.UndefinedValue) {
+        continue;
+      }
       if (!isNumber(e)) {
         return Value.ERROR;
       }
@@ -268,7 +279,7 @@ final class Functions {
       } else {
         Value cmp = strictCompare(min ? BinaryOp.LESS : BinaryOp.GREATER, e, result);
         if (cmp instanceof Value.BooleanValue b && b.value()) {
-          result = e;
+          result = e instanceof Value.BooleanValue eb ? Value.of(eb.value() ? 1L : 0L) : e;
         }
       }
     }
@@ -357,11 +368,20 @@ final class Functions {
     }
     StringBuilder buf = new StringBuilder();
     String sep = "";
+    boolean undefinedSep = false;
+    boolean undefinedItem = false;
+    int items = 0;
     for (int k = 0; k < args.size(); k++) {
       Value v = ev.eval(args.get(k), envs == null ? env : envs[k]);
       Value s = Conversions.toStringValue(v);
       if (s instanceof Value.UndefinedValue) {
-        return Value.UNDEFINED;
+        if (!join) {
+          return Value.UNDEFINED;
+        }
+        // join skips undefined items; an undefined separator joins with nothing
+        undefinedSep |= k == 0;
+        undefinedItem |= k > 0;
+        continue;
       }
       if (!(s instanceof Value.StringValue str)) {
         return Value.ERROR;
@@ -371,11 +391,15 @@ final class Functions {
           sep = str.value();
           continue;
         }
-        if (k > 1) {
+        if (items > 0) {
           buf.append(sep);
         }
+        items++;
       }
       buf.append(str.value());
+    }
+    if (join && (undefinedSep || undefinedItem) && items == 0) {
+      return Value.UNDEFINED;
     }
     return Value.of(buf.toString());
   }
@@ -417,7 +441,7 @@ final class Functions {
     int offset = (int) off.value();
     int len = l == null ? 0 : (int) ((Value.IntegerValue) l).value();
     if (offset < 0) {
-      offset = alen + offset;
+      offset = Math.max(0, alen + offset);
     } else if (offset >= alen) {
       offset = alen;
     }
@@ -545,7 +569,12 @@ final class Functions {
     Pattern re = compile(p.value(), opts);
     boolean maybeUndefined = false;
     for (Expr item : list.items()) {
-      Value e = ev.eval(item, list.env);
+      Value e;
+      try {
+        e = ev.eval(item, list.env);
+      } catch (Evaluator.Failure f) {
+        return Value.ERROR;
+      }
       if (e instanceof Value.StringValue s) {
         if (re == null) {
           return Value.ERROR;
@@ -597,7 +626,9 @@ final class Functions {
       if (full) {
         out.append(target, last, m.start());
       }
-      expand(r.value(), m, out);
+      if (!expand(r.value(), m, out)) {
+        return Value.ERROR;
+      }
       last = m.end();
       if (!all) {
         break;
@@ -621,18 +652,22 @@ final class Functions {
     return Value.of(out.toString());
   }
 
-  private static void expand(String replace, Matcher m, StringBuilder out) {
+  private static boolean expand(String replace, Matcher m, StringBuilder out) {
     for (int k = 0; k < replace.length(); k++) {
       char c = replace.charAt(k);
       if (c == '\\' && k + 1 < replace.length() && Character.isDigit(replace.charAt(k + 1))) {
         int g = replace.charAt(++k) - '0';
-        if (g <= m.groupCount() && m.group(g) != null) {
+        if (g > m.groupCount()) {
+          return false; // HTCondor: a reference to a group the pattern lacks is an error
+        }
+        if (m.group(g) != null) {
           out.append(m.group(g));
         }
       } else {
         out.append(c);
       }
     }
+    return true;
   }
 
   private static Value toBool(Value v) {
@@ -756,8 +791,9 @@ final class Functions {
     if (a.get(0) instanceof Expr.Literal lit && lit.value() instanceof Value.StringValue s) {
       // HTCondor turns a string argument into a time literal at parse time.
       if (relative) {
-        Double secs = Times.parseRel(s.value());
-        return secs == null ? Value.ERROR : new Value.RelTimeValue(secs);
+        // HTCondor's parse-time relTime literal reports itself as a real
+        Double secs = s.value().isBlank() ? Double.valueOf(0) : Times.parseRel(s.value());
+        return secs == null ? Value.ERROR : Value.of((double) secs);
       }
       Value.AbsTimeValue t = Times.parseAbs(s.value());
       return t == null ? Value.ERROR : t;
@@ -789,7 +825,12 @@ final class Functions {
     if (v instanceof Value.RealValue r) {
       return relative
           ? new Value.RelTimeValue(r.value())
-          : new Value.AbsTimeValue((int) r.value(), off);
+          : new Value.AbsTimeValue(Conversions.castToInt(r.value()), off);
+    }
+    if (v instanceof Value.StringValue) {
+      // HTCondor's switch falls through here: absTime returns the string, relTime reads
+      // an uninitialised number (0 in practice)
+      return relative ? new Value.RelTimeValue(0) : v;
     }
     if (v instanceof Value.AbsTimeValue t) {
       return relative ? new Value.RelTimeValue(t.epochSeconds()) : t;

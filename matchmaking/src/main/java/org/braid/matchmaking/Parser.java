@@ -123,12 +123,6 @@ final class Parser {
     Expr cond = binary(1);
     if (peek().is("?")) {
       i++;
-      if (peek().is(":")) {
-        i++;
-        Expr rhs = expression();
-        depth--;
-        return new Expr.Binary(BinaryOp.ELVIS, cond, rhs);
-      }
       Expr t = expression();
       expect(":");
       Expr f = expression();
@@ -232,30 +226,15 @@ final class Parser {
     if (op == null) {
       return postfix();
     }
-    i++;
-    Token n = peek();
-    if (op == UnaryOp.MINUS
-        && (n.kind() == Token.Kind.INTEGER || n.kind() == Token.Kind.REAL)
-        && !isPostfix(tokens.get(i + 1))) {
-      // HTCondor folds a minus sign into the number that follows it.
-      i++;
-      if (n.kind() == Token.Kind.INTEGER) {
-        long v =
-            n.text().chars().allMatch(Character::isDigit)
-                ? Lexer.parseLong("-" + n.text())
-                : -((Value.IntegerValue) n.value()).value();
-        return new Expr.Literal(Value.of(v));
-      }
-      return new Expr.Literal(Value.of(-((Value.RealValue) n.value()).value()));
+    Token n = tokens.get(i + 1);
+    if (op == UnaryOp.MINUS && (n.kind() == Token.Kind.INTEGER || n.kind() == Token.Kind.REAL)) {
+      return postfix(); // a negative number literal (primary() folds the sign)
     }
+    i++;
     enter(t);
     Expr operand = unary();
     depth--;
     return new Expr.Unary(op, operand);
-  }
-
-  private static boolean isPostfix(Token t) {
-    return t.is("[") || t.is(".");
   }
 
   private Expr postfix() throws ClassAdParseException {
@@ -272,6 +251,14 @@ final class Parser {
         depth--;
         expect("]");
         e = new Expr.Subscript(e, idx);
+      } else if (t.is("?") && tokens.get(i + 1).is(":")) {
+        // HTCondor binds the Elvis operator as tightly as selection; its right side is a
+        // postfix expression (no unary operator).
+        i += 2;
+        enter(t);
+        Expr rhs = postfix();
+        depth--;
+        e = new Expr.Binary(BinaryOp.ELVIS, e, rhs);
       } else {
         return e;
       }
@@ -288,6 +275,19 @@ final class Parser {
 
   private Expr primary() throws ClassAdParseException {
     Token t = next();
+    if (t.is("-")
+        && (peek().kind() == Token.Kind.INTEGER || peek().kind() == Token.Kind.REAL)) {
+      // HTCondor folds a minus sign into the number that follows it.
+      Token n = next();
+      if (n.kind() == Token.Kind.INTEGER) {
+        long v =
+            n.text().chars().allMatch(Character::isDigit)
+                ? Lexer.parseLong("-" + n.text())
+                : -((Value.IntegerValue) n.value()).value();
+        return new Expr.Literal(Value.of(v));
+      }
+      return new Expr.Literal(Value.of(-((Value.RealValue) n.value()).value()));
+    }
     switch (t.kind()) {
       case INTEGER:
       case REAL:
@@ -354,6 +354,19 @@ final class Parser {
     }
     expect(")");
     depth--;
+    if (args.size() == 1
+        && args.get(0) instanceof Expr.Literal lit
+        && lit.value() instanceof Value.StringValue s) {
+      // HTCondor converts absTime("...") and relTime("...") to time literals while parsing.
+      boolean abs = t.text().equalsIgnoreCase("absTime");
+      boolean rel = t.text().equalsIgnoreCase("relTime");
+      if (abs && Times.parseAbs(s.value()) == null || rel && Times.parseRel(s.value()) == null) {
+        throw error("not a valid " + t.text() + " string: " + s.value(), t);
+      }
+      if (abs) {
+        return new Expr.Literal(Times.parseAbs(s.value()));
+      }
+    }
     return new Expr.Call(t.text(), args);
   }
 
