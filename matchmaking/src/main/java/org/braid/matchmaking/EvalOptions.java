@@ -8,7 +8,7 @@ import java.util.Objects;
  *
  * @param clock the source of "now" for {@code time()} and friends. Default: the system clock.
  * @param maxReferenceDepth how many attribute references may be followed inside one another
- *     before evaluation gives up with error (HTCondor's limit). Default: 1000.
+ *     before evaluation gives up with error (HTCondor's limit). Default: 200.
  * @param maxNesting how deeply evaluation may recurse in total (operators, calls and references
  *     together) before it gives up with error, so deep input can never overflow the stack.
  *     Default: 2000.
@@ -16,7 +16,7 @@ import java.util.Objects;
 public record EvalOptions(InstantSource clock, int maxReferenceDepth, int maxNesting) {
 
   /** The system clock and the default limits. */
-  public static final EvalOptions DEFAULT = new EvalOptions(InstantSource.system(), 1000, 2000);
+  public static final EvalOptions DEFAULT = new EvalOptions(InstantSource.system(), 200, 2000);
 
   /**
    * Checks the arguments.

@@ -19,9 +19,16 @@ final class Evaluator {
   /** Thrown when HTCondor's evaluation would fail outright; the entry point turns it to error. */
   static final class Failure extends RuntimeException {
     private static final long serialVersionUID = 1L;
+    /** True when no enclosing ad was found (as opposed to a depth limit). */
+    final boolean noScope;
 
     Failure(String why) {
+      this(why, false);
+    }
+
+    Failure(String why, boolean noScope) {
       super(why, null, false, false);
+      this.noScope = noScope;
     }
   }
 
@@ -180,7 +187,10 @@ final class Evaluator {
       try {
         return eval(list.items().get(k), list.env);
       } catch (Failure f) {
-        return Value.UNDEFINED; // what HTCondor 25 gives for a failed element here
+        // what HTCondor 25 gives for a failed element here
+        return f.noScope ? Value.UNDEFINED : Value.ERROR;
+      } catch (StackOverflowError f) {
+        return Value.ERROR;
       }
     }
     return Value.ERROR;
@@ -200,7 +210,7 @@ final class Evaluator {
     if (r.scope() == null) {
       if (r.absolute()) {
         if (root == null) {
-          throw new Failure("absolute reference ." + r.name() + " outside any ad");
+          throw new Failure("absolute reference ." + r.name() + " outside any ad", true);
         }
         start = root;
       } else {
@@ -244,7 +254,7 @@ final class Evaluator {
       case "toplevel":
       case "root":
         if (root == null) {
-          throw new Failure("toplevel outside any ad");
+          throw new Failure("toplevel outside any ad", true);
         }
         return root.asValue();
       default:

@@ -264,7 +264,8 @@ final class Functions {
       return v;
     }
     Value result = Value.UNDEFINED;
-    boolean first = true;
+    int count = 0;
+    boolean anyReal = false;
     for (Expr item : list.items()) {
       Value e = ev.eval(item, list.env);
       if (e instanceof Value.UndefinedValue) {
@@ -273,15 +274,19 @@ final class Functions {
       if (!isNumber(e)) {
         return Value.ERROR;
       }
-      if (first) {
+      anyReal |= e instanceof Value.RealValue;
+      if (count++ == 0) {
         result = e;
-        first = false;
       } else {
         Value cmp = strictCompare(min ? BinaryOp.LESS : BinaryOp.GREATER, e, result);
         if (cmp instanceof Value.BooleanValue b && b.value()) {
-          result = e instanceof Value.BooleanValue eb ? Value.of(eb.value() ? 1L : 0L) : e;
+          result = e;
         }
       }
+    }
+    if (count > 1) {
+      // HTCondor 25 gives the bound in the widest type it met: real, else integer
+      result = anyReal ? Conversions.toRealValue(result) : Conversions.toIntegerValue(result);
     }
     return result;
   }
@@ -391,8 +396,8 @@ final class Functions {
           sep = str.value();
           continue;
         }
-        if (items > 0) {
-          buf.append(sep);
+        if (buf.length() > 0) {
+          buf.append(sep); // HTCondor adds the separator only after non-empty output
         }
         items++;
       }
@@ -412,7 +417,7 @@ final class Functions {
     if (a.size() != 1) {
       return Value.ERROR;
     }
-    Value s = stringArg(ev.eval(a.get(0), env));
+    Value s = Conversions.toStringValue(ev.eval(a.get(0), env));
     if (!(s instanceof Value.StringValue str)) {
       return s;
     }
@@ -572,7 +577,7 @@ final class Functions {
       Value e;
       try {
         e = ev.eval(item, list.env);
-      } catch (Evaluator.Failure f) {
+      } catch (Evaluator.Failure | StackOverflowError f) {
         return Value.ERROR;
       }
       if (e instanceof Value.StringValue s) {
@@ -881,7 +886,7 @@ final class Functions {
     if (a.size() != 1) {
       return Value.ERROR;
     }
-    if (!(Conversions.toStringValue(ev.eval(a.get(0), env)) instanceof Value.StringValue s)) {
+    if (!(stringArg(ev.eval(a.get(0), env)) instanceof Value.StringValue s)) {
       return Value.ERROR;
     }
     Expr e;

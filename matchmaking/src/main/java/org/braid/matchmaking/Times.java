@@ -38,22 +38,22 @@ final class Times {
 
   /** "[-][D+]HH:MM:SS" with leading zero parts left out, fractions dropped: "05", "01:05". */
   static String relToString(double seconds) {
+    // HTCondor converts to a C int first; the most negative int stays negative after negation
+    int s = Conversions.castToInt(seconds);
     StringBuilder sb = new StringBuilder();
-    double a = seconds;
-    if (a < 0) {
+    if (s < 0) {
       sb.append('-');
-      a = -a;
+      s = -s;
     }
-    long s = (long) a;
-    long days = s / 86400;
-    long hours = s / 3600 % 24;
-    long mins = s / 60 % 60;
-    long secs = s % 60;
-    if (days > 0) {
+    int days = s / 86400;
+    int hours = s % 86400 / 3600;
+    int mins = s % 3600 / 60;
+    int secs = s % 60;
+    if (days != 0) {
       sb.append(days).append('+').append(String.format("%02d:%02d:%02d", hours, mins, secs));
-    } else if (hours > 0) {
+    } else if (hours != 0) {
       sb.append(String.format("%02d:%02d:%02d", hours, mins, secs));
-    } else if (mins > 0) {
+    } else if (mins != 0) {
       sb.append(String.format("%02d:%02d", mins, secs));
     } else {
       sb.append(String.format("%02d", secs));
