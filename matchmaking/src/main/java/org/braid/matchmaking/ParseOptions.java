@@ -7,16 +7,16 @@ package org.braid.matchmaking;
  *     extension: numeric suffixes ({@code 5M}, {@code 50G}, {@code 2Gi}) with an optional
  *     {@code /s} or {@code /sec}, and old-syntax lines ending in {@code ;}. Default: true.
  * @param maxDepth deepest nesting of parentheses, operators, lists and ads accepted. Default:
- *     200.
+ *     1000.
  * @param maxLength longest input accepted, in characters. Default: 1,048,576.
  */
 public record ParseOptions(boolean strict, int maxDepth, int maxLength) {
 
   /** HTCondor's language with the default limits. */
-  public static final ParseOptions DEFAULT = new ParseOptions(true, 200, 1 << 20);
+  public static final ParseOptions DEFAULT = new ParseOptions(true, 1000, 1 << 20);
 
   /** The paper-notation extension with the default limits. */
-  public static final ParseOptions PAPER = new ParseOptions(false, 200, 1 << 20);
+  public static final ParseOptions PAPER = new ParseOptions(false, 1000, 1 << 20);
 
   /**
    * Checks the limits.

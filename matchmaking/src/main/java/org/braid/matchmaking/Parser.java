@@ -136,16 +136,18 @@ final class Parser {
   /** Precedence climbing over the left-associative binary operators. */
   private Expr binary(int minPrec) throws ClassAdParseException {
     Expr left = unary();
+    int chain = 0; // a left-leaning chain deepens the tree too
     while (true) {
       Token t = peek();
       BinaryOp op = binaryOp(t);
       if (op == null || op.precedence() < minPrec) {
+        depth -= chain;
         return left;
       }
       i++;
       enter(t);
+      chain++;
       Expr right = binary(op.precedence() + 1);
-      depth--;
       left = new Expr.Binary(op, left, right);
     }
   }
@@ -239,29 +241,36 @@ final class Parser {
 
   private Expr postfix() throws ClassAdParseException {
     Expr e = primary();
-    while (true) {
-      Token t = peek();
-      if (t.is(".")) {
-        i++;
-        e = new Expr.AttrRef(e, attributeName(), false);
-      } else if (t.is("[")) {
-        i++;
-        enter(t);
-        Expr idx = expression();
-        depth--;
-        expect("]");
-        e = new Expr.Subscript(e, idx);
-      } else if (t.is("?") && tokens.get(i + 1).is(":")) {
-        // HTCondor binds the Elvis operator as tightly as selection; its right side is a
-        // postfix expression (no unary operator).
-        i += 2;
-        enter(t);
-        Expr rhs = postfix();
-        depth--;
-        e = new Expr.Binary(BinaryOp.ELVIS, e, rhs);
-      } else {
-        return e;
+    int chain = 0; // selections and subscripts deepen the tree like nesting does
+    try {
+      while (true) {
+        Token t = peek();
+        if (t.is(".")) {
+          i++;
+          enter(t);
+          chain++;
+          e = new Expr.AttrRef(e, attributeName(), false);
+        } else if (t.is("[")) {
+          i++;
+          enter(t);
+          chain++;
+          Expr idx = expression();
+          expect("]");
+          e = new Expr.Subscript(e, idx);
+        } else if (t.is("?") && tokens.get(i + 1).is(":")) {
+          // HTCondor binds the Elvis operator as tightly as selection; its right side is a
+          // postfix expression (no unary operator).
+          i += 2;
+          enter(t);
+          chain++;
+          Expr rhs = postfix();
+          e = new Expr.Binary(BinaryOp.ELVIS, e, rhs);
+        } else {
+          return e;
+        }
       }
+    } finally {
+      depth -= chain;
     }
   }
 
