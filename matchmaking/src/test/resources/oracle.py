@@ -4,6 +4,7 @@
 Reads cases on stdin, one per line, and writes one canonical value per line:
   E<TAB>expression   evaluate a stand-alone expression
   A<TAB>ad           parse the ad and evaluate its attribute r
+  M<TAB>left<TAB>right  symmetricMatch, left.matches(right), right.matches(left)
   T<TAB>n            time n evaluations of the previous A case (prints evaluations/s)
 Run with _CONDOR_STRICT_CLASSAD_EVALUATION=true; it never imports htcondor2.
 
@@ -68,6 +69,19 @@ def canon(ev, path, depth):
 
 
 def case(kind, payload):
+    if kind == "M":
+        left, _, right = payload.partition("\t")
+        try:
+            l, r = classad.ClassAd(left), classad.ClassAd(right)
+        except Exception:
+            return "PARSEFAIL"
+        out = []
+        for f in (lambda: l.symmetricMatch(r), lambda: l.matches(r), lambda: r.matches(l)):
+            try:
+                out.append("true" if f() else "false")
+            except Exception:
+                out.append("error")
+        return ",".join(out)
     if kind == "E":
         try:
             classad.ExprTree(payload)
