@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       // One subcommand per line, so modules can add theirs without touching each other's.
       CommandLine.HelpCommand.class,
+      ClassadCommand.class,
     })
 public final class BraidCli implements Runnable {
 
