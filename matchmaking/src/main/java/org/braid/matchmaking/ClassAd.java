@@ -1,6 +1,7 @@
 package org.braid.matchmaking;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -19,24 +20,41 @@ import java.util.Objects;
  */
 public final class ClassAd {
 
-  private static final ClassAd EMPTY = new ClassAd(List.of(), List.of());
+  private static final ClassAd EMPTY = new ClassAd(new String[0], new Expr[0]);
+
+  // Small ads (the common case) are searched linearly; larger ones get hash indexes.
+  private static final int LINEAR_MAX = 12;
 
   private final List<String> names;
   private final List<Expr> exprs;
-  // Exact spelling first (the common case, no allocation), then the lower-cased name.
+  private final String[] nameArray;
+  private final Expr[] exprArray;
+  // Exact spelling first (no allocation), then the lower-cased name; null for small ads.
   private final Map<String, Integer> byExactName;
   private final Map<String, Integer> byLowerName;
 
-  private ClassAd(List<String> names, List<Expr> exprs) {
-    this.names = names;
-    this.exprs = exprs;
-    int n = names.size();
-    this.byExactName = new HashMap<>(Math.max(4, n * 2));
-    this.byLowerName = new HashMap<>(Math.max(4, n * 2));
-    for (int i = 0; i < n; i++) {
-      byExactName.put(names.get(i), i);
-      byLowerName.put(names.get(i).toLowerCase(Locale.ROOT), i);
+  private ClassAd(String[] names, Expr[] exprs) {
+    this.nameArray = names;
+    this.exprArray = exprs;
+    this.names = Collections.unmodifiableList(Arrays.asList(names));
+    this.exprs = Collections.unmodifiableList(Arrays.asList(exprs));
+    int n = names.length;
+    if (n <= LINEAR_MAX) {
+      this.byExactName = null;
+      this.byLowerName = null;
+      return;
     }
+    this.byExactName = new HashMap<>(n * 2);
+    this.byLowerName = new HashMap<>(n * 2);
+    for (int i = 0; i < n; i++) {
+      byExactName.put(names[i], i);
+      byLowerName.put(names[i].toLowerCase(Locale.ROOT), i);
+    }
+  }
+
+  /** A small ad from distinct names, without the builder's checks (internal use). */
+  static ClassAd ofDistinct(String[] names, Expr[] exprs) {
+    return new ClassAd(names, exprs);
   }
 
   /** The ad with no attributes. */
@@ -83,6 +101,20 @@ public final class ClassAd {
    * @throws NullPointerException if {@code name} is null
    */
   public Expr lookup(String name) {
+    if (byExactName == null) {
+      String[] ns = nameArray;
+      for (int k = 0; k < ns.length; k++) {
+        if (ns[k].equals(name)) {
+          return exprArray[k];
+        }
+      }
+      for (int k = 0; k < ns.length; k++) {
+        if (ns[k].equalsIgnoreCase(name)) {
+          return exprArray[k];
+        }
+      }
+      return null;
+    }
     Integer i = byExactName.get(name);
     if (i == null) {
       i = byLowerName.get(name.toLowerCase(Locale.ROOT));
@@ -221,7 +253,7 @@ public final class ClassAd {
       if (names.isEmpty()) {
         return EMPTY;
       }
-      return new ClassAd(List.copyOf(names), List.copyOf(exprs));
+      return new ClassAd(names.toArray(new String[0]), exprs.toArray(new Expr[0]));
     }
   }
 }

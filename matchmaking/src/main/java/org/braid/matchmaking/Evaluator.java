@@ -1,7 +1,7 @@
 package org.braid.matchmaking;
 
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import org.braid.matchmaking.Expr.BinaryOp;
@@ -36,7 +36,29 @@ final class Evaluator {
 
   final EvalOptions options;
   final Env root;
-  private final IdentityHashMap<Expr, Value> memo = new IdentityHashMap<>();
+  // Keyed by the identity of the attribute's expression and of the ad it was found in, so a
+  // tree shared between ads (built programmatically) is remembered once per ad.
+  private HashMap<Key, Value> memo; // created on the first attribute followed
+
+  private static final class Key {
+    final Expr expr;
+    final ClassAd ad;
+
+    Key(Expr expr, ClassAd ad) {
+      this.expr = expr;
+      this.ad = ad;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && k.expr == expr && k.ad == ad;
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(expr) * 31 + System.identityHashCode(ad);
+    }
+  }
   private int refDepth;
   private int nesting;
 
@@ -263,18 +285,31 @@ final class Evaluator {
   }
 
   private Value follow(Expr found, Env scope) {
-    Value cached = memo.get(found);
+    if (found instanceof Expr.Literal || found instanceof Expr.AdExpr || found instanceof Expr.ListExpr) {
+      // Values that cannot refer back: no need to remember them (HTCondor's depth limit still
+      // counts the hop).
+      if (refDepth >= options.maxReferenceDepth()) {
+        throw new Failure(
+            "attribute references nested deeper than " + options.maxReferenceDepth());
+      }
+      return evalNode(found, scope);
+    }
+    if (memo == null) {
+      memo = new HashMap<>(8);
+    }
+    Key key = new Key(found, scope.ad);
+    Value cached = memo.get(key);
     if (cached != null) {
       return cached == IN_PROGRESS ? Value.UNDEFINED : cached;
     }
     if (refDepth >= options.maxReferenceDepth()) {
       throw new Failure("attribute references nested deeper than " + options.maxReferenceDepth());
     }
-    memo.put(found, IN_PROGRESS);
+    memo.put(key, IN_PROGRESS);
     refDepth++;
     try {
       Value v = eval(found, scope);
-      memo.put(found, v);
+      memo.put(key, v);
       return v;
     } finally {
       refDepth--;
@@ -288,7 +323,10 @@ final class Evaluator {
       Evaluator fresh = new Evaluator(root, options);
       fresh.nesting = nesting;
       fresh.refDepth = refDepth;
-      fresh.memo.putAll(memo); // attributes still being evaluated stay visible (cycles)
+      if (memo != null) {
+        // attributes still being evaluated stay visible (cycles)
+        fresh.memo = new HashMap<>(memo);
+      }
       Value v = fresh.eval(new Expr.AttrRef(item, name, false), list.env);
       out.add(Expr.literalOf(v));
     }

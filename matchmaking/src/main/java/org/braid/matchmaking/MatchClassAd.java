@@ -34,6 +34,14 @@ public final class MatchClassAd {
   private static final Expr RIGHT_REQ = parse("adRight.ad.requirements");
   private static final Expr SYMMETRIC = parse("leftMatchesRight && rightMatchesLeft");
   private static final Expr LEFT_RANK = parse("adLeft.ad.rank");
+  private static final String[] MATCH_NAMES = {
+    "symmetricMatch", "leftMatchesRight", "rightMatchesLeft", "leftRankValue", "rightRankValue",
+    "adLeft", "adRight"
+  };
+  private static final String[] CTX_NAMES = {"other", "target", "my", "ad"};
+  private static final Expr TO_RIGHT = parse(".adRight.ad");
+  private static final Expr TO_LEFT = parse(".adLeft.ad");
+  private static final Expr MY = Expr.AttrRef.of("ad");
   private static final Expr RIGHT_RANK = parse("adRight.ad.rank");
 
   private final ClassAd left;
@@ -49,15 +57,12 @@ public final class MatchClassAd {
     this.right = right;
     this.options = o;
     this.matchAd =
-        ClassAd.builder()
-            .set("symmetricMatch", SYMMETRIC)
-            .set("leftMatchesRight", RIGHT_REQ)
-            .set("rightMatchesLeft", LEFT_REQ)
-            .set("leftRankValue", LEFT_RANK)
-            .set("rightRankValue", RIGHT_RANK)
-            .set("adLeft", new Expr.AdExpr(leftCtx))
-            .set("adRight", new Expr.AdExpr(rightCtx))
-            .build();
+        ClassAd.ofDistinct(
+            MATCH_NAMES,
+            new Expr[] {
+              SYMMETRIC, RIGHT_REQ, LEFT_REQ, LEFT_RANK, RIGHT_RANK,
+              new Expr.AdExpr(leftCtx), new Expr.AdExpr(rightCtx)
+            });
     this.root = new Env(matchAd, null);
     this.leftEnv = new Env(left, new Env(leftCtx, root));
     this.rightEnv = new Env(right, new Env(rightCtx, root));
@@ -87,13 +92,8 @@ public final class MatchClassAd {
   }
 
   static ClassAd context(ClassAd ad, String partner) {
-    Expr other = parse("." + partner + ".ad");
-    return ClassAd.builder()
-        .set("other", other)
-        .set("target", other)
-        .set("my", Expr.AttrRef.of("ad"))
-        .set("ad", new Expr.AdExpr(ad))
-        .build();
+    Expr other = partner.equals("adRight") ? TO_RIGHT : TO_LEFT;
+    return ClassAd.ofDistinct(CTX_NAMES, new Expr[] {other, other, MY, new Expr.AdExpr(ad)});
   }
 
   private static Expr parse(String s) {
