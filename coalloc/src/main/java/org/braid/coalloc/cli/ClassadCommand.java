@@ -23,8 +23,10 @@ import picocli.CommandLine.Spec;
     name = "classad",
     mixinStandardHelpOptions = true,
     description = {
-      "Evaluate HTCondor ClassAd expressions and match and rank ads (paper 003, section 2.3).",
-      "Strict HTCondor syntax by default; --paper also reads the paper's notation (5M/sec)."
+      "Evaluate ClassAd expressions and match and rank ads, as HTCondor does.",
+      "",
+      "The language is HTCondor's (strict new-ClassAd scoping); --paper also reads the "
+          + "notation of the replica-selection paper (5M/sec). See docs/classads.md."
     },
     subcommands = {ClassadEvalCommand.class, ClassadMatchCommand.class})
 final class ClassadCommand implements Runnable {

@@ -20,11 +20,13 @@ import picocli.CommandLine.Spec;
     name = "eval",
     mixinStandardHelpOptions = true,
     description = {
-      "Read one ClassAd expression per line on standard input and print its value, one line",
-      "each, as a ClassAd literal HTCondor reads back to the same value: undefined, error, true,",
-      "3, 2.5, \"a\\\"b\", { 1, 2 }, [ a = 1 ], real(\"INF\"). A line that does not parse prints",
-      "error, and its position goes to standard error; the run goes on. Blank lines are skipped.",
-      "Exit status: 0, or 2 if any line did not parse."
+      "Evaluate one ClassAd expression per line of standard input.",
+      "",
+      "Prints one line per expression: its value as a ClassAd literal that HTCondor's parser "
+          + "reads back to the same value (undefined, error, true, 3, 2.5, \"a\\\"b\", "
+          + "{ 1, 2 }, [ a = 1 ], real(\"INF\")). A line that does not parse prints error, its "
+          + "position goes to standard error, and the run goes on. Blank lines are skipped. "
+          + "Exit status 0, or 2 when a line did not parse."
     })
 final class ClassadEvalCommand implements java.util.concurrent.Callable<Integer> {
 

@@ -22,12 +22,14 @@ import picocli.CommandLine.Spec;
     name = "match",
     mixinStandardHelpOptions = true,
     description = {
-      "Match candidate ads against a request ad as HTCondor's MatchClassAd does (both",
-      "Requirements must be true, each ad seeing the other as 'other'), rank the matches by",
-      "the request's Rank (highest first, ties in file order, a non-numeric rank counts as 0),",
-      "and say for each rejected candidate which clause of which Requirements was false,",
-      "undefined or error. Ads are in new syntax ([ a = 1; ... ]) or old syntax (Name = expr",
-      "per line, ads separated by blank lines)."
+      "Match and rank candidate ads against one request ad.",
+      "",
+      "A candidate matches when both ads' Requirements are true, each ad seeing the other as "
+          + "'other' (HTCondor's MatchClassAd). Matches are ranked by the request's Rank, highest "
+          + "first; ties keep file order and a rank that is not a number counts as 0. For each "
+          + "rejected candidate it names the clauses of either Requirements that were false, "
+          + "undefined or error, with the values they saw. Ads are in new syntax "
+          + "([ a = 1; ... ]) or old syntax (Name = expr per line, ads separated by blank lines)."
     })
 final class ClassadMatchCommand implements Runnable {
 
@@ -45,10 +47,9 @@ final class ClassadMatchCommand implements Runnable {
 
   @Option(
       names = "--paper",
-      description = {
-        "Read the paper's notation (5M/sec, lines ending in ';') and its 'requirement'",
-        "attribute as Requirements where an ad has none. Off: strict HTCondor."
-      })
+      description =
+          "Read the paper's notation (5M/sec, lines ending in ';') and its 'requirement' "
+              + "attribute as Requirements where an ad has none. Default: strict HTCondor.")
   boolean paper;
 
   @Option(names = "--json", description = "Print the ranking as JSON.")
