@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
       // One subcommand per line, so modules can add theirs without touching each other's.
       CommandLine.HelpCommand.class,
       PredictCommand.class,
+      ClassadCommand.class,
     })
 public final class BraidCli implements Runnable {
 
