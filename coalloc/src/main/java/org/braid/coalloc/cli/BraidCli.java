@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       CommandLine.HelpCommand.class,
       PredictCommand.class,
       ClassadCommand.class,
+      ProviderCommand.class,
     })
 public final class BraidCli implements Runnable {
 

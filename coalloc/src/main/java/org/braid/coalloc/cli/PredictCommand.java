@@ -36,7 +36,11 @@ final class PredictCommand implements Runnable {
   /** The input formats {@code braid predict} reads. */
   enum Format {
     csv,
-    slac
+    slac,
+    gridftp,
+    nginx,
+    apache,
+    braid
   }
 
   static final ObjectMapper JSON =
@@ -65,6 +69,7 @@ final class PredictCommand implements Runnable {
           }
           out.addAll(r.series());
         }
+        case gridftp, nginx, apache, braid -> out.addAll(ProviderLogSeries.read(format.name(), f, err));
         default -> throw new IllegalStateException("format " + format);
       }
     }

@@ -31,7 +31,9 @@ import picocli.CommandLine.Model.CommandSpec;
       "size classes.",
       "",
       "Formats: csv = 'timestamp,value[,size]' lines (Unix seconds or ISO-8601), one series per",
-      "file; slac = SLAC HPSS transfer records (gzip or plain), one series per (fsid, ttype)."
+      "file; slac = SLAC HPSS transfer records (gzip or plain), one series per (fsid, ttype);",
+      "gridftp, nginx, apache, braid = transfer logs (docs/provider.md), one series per",
+      "(peer, operation)."
     })
 final class PredictEvaluateCommand implements Callable<Integer> {
 
