@@ -18,6 +18,8 @@ import picocli.CommandLine.Command;
     subcommands = {
       // One subcommand per line, so modules can add theirs without touching each other's.
       CommandLine.HelpCommand.class,
+      GetCommand.class,
+      DemoCommand.class,
     })
 public final class BraidCli implements Runnable {
 
