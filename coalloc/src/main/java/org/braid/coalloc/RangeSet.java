@@ -65,7 +65,7 @@ final class RangeSet {
       return null;
     }
     long s = first.getKey();
-    long e = Math.min(first.getValue(), s + Math.max(1, max));
+    long e = first.getValue() - s <= Math.max(1, max) ? first.getValue() : s + Math.max(1, max);
     remove(s, e);
     return new long[] {s, e};
   }
