@@ -476,6 +476,7 @@ final class BlockScheduler {
   private void drop(Replica r, String reason) {
     r.dropped = true;
     r.dropReason = reason;
+    checkAllDropped();
     for (Flow f : flows) {
       if (f.replica == r) {
         for (long[] res : f.reserved) {

@@ -146,7 +146,7 @@ public final class HttpRangeSource implements RangeSource {
       Validators v;
       if (status == 206) {
         Matcher m = contentRange(r);
-        if (m == null || m.group(3).equals("*")) {
+        if (m == null || m.group(3).equals("*") || !m.group(1).equals("0") || !m.group(2).equals("0")) {
           throw new SourceException.BadRangeException(
               uri, "probe answer has no usable Content-Range: " + header(r, "Content-Range"));
         }
@@ -192,7 +192,11 @@ public final class HttpRangeSource implements RangeSource {
       return new Body(get, r, e.getContent(), length);
     } catch (IOException | RuntimeException ex) {
       get.cancel();
-      r.close();
+      try {
+        r.close();
+      } catch (IOException closing) {
+        ex.addSuppressed(closing);
+      }
       throw ex;
     }
   }

@@ -132,6 +132,7 @@ final class PartFile implements Closeable {
       return null;
     }
     RangeSet done = new RangeSet();
+    boolean common = false;
     try {
       for (String line : lines.subList(1, lines.size())) {
         String[] f = line.split("\t", -1);
@@ -149,6 +150,7 @@ final class PartFile implements Closeable {
               LOG.warn("{}: {} now serves a different version, starting over", ctl, f[1]);
               return null;
             }
+            common |= now != null;
             break;
           case "done":
             long s = Long.parseLong(f[1]);
@@ -164,6 +166,10 @@ final class PartFile implements Closeable {
       }
     } catch (RuntimeException e) {
       LOG.warn("{}: damaged control file ({}), starting over", ctl, e.getMessage());
+      return null;
+    }
+    if (!common) {
+      LOG.warn("{}: written from other replicas than these, starting over", ctl);
       return null;
     }
     if (Files.size(part) != size) {

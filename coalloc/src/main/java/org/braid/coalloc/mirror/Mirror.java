@@ -38,9 +38,9 @@ public final class Mirror implements Closeable {
   public enum Fault {
     /** Behave. */
     NONE,
-    /** Answer range requests with 200 and the whole file. */
+    /** Answer range requests with 200 and the whole file (after {@code faultAfter} bytes). */
     IGNORE_RANGE,
-    /** Answer 206 with a Content-Range one byte off the request. */
+    /** Answer 206 with a Content-Range one byte off the request (after {@code faultAfter}). */
     WRONG_CONTENT_RANGE,
     /** Flip every byte in the region given by {@link Builder#faultAfter} and 64 KiB after it. */
     CORRUPT,
@@ -150,7 +150,8 @@ public final class Mirror implements Closeable {
       long first = 0;
       long last = size - 1;
       boolean partial = false;
-      if (range != null && fault != Fault.IGNORE_RANGE) {
+      boolean faulty = served.get() >= faultAfter;
+      if (range != null && !(fault == Fault.IGNORE_RANGE && faulty)) {
         Matcher m = RANGE.matcher(range.trim());
         if (!m.matches() || (m.group(1).isEmpty() && m.group(2).isEmpty())) {
           ex.sendResponseHeaders(400, -1);
@@ -173,7 +174,7 @@ public final class Mirror implements Closeable {
       }
       long length = last - first + 1;
       if (partial) {
-        long shown = fault == Fault.WRONG_CONTENT_RANGE ? first + 1 : first;
+        long shown = fault == Fault.WRONG_CONTENT_RANGE && faulty ? first + 1 : first;
         h.set("Content-Range", "bytes " + shown + "-" + (shown + length - 1) + "/" + size);
       }
       boolean head = "HEAD".equals(ex.getRequestMethod());

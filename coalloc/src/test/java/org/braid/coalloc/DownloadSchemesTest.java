@@ -10,11 +10,11 @@ import org.braid.coalloc.mirror.Mirror;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class DownloadIT {
+class DownloadSchemesTest {
   @TempDir Path dir;
 
   @Test
-  void smoke_allSchemes() throws Exception {
+  void download_everyScheme_yieldsIdenticalFile() throws Exception {
     Path src = TestFiles.random(dir, "data.bin", 8_000_000, 1);
     try (Mirror a = Mirror.builder(src).rate(8e6).start();
         Mirror b = Mirror.builder(src).rate(4e6).start();
