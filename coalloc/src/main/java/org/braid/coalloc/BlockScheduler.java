@@ -156,7 +156,8 @@ final class BlockScheduler {
           return l;
         }
         checkAllDropped();
-        changed.awaitNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        // idle: look again soon, rates change and the end game needs quick steals
+        changed.awaitNanos(TimeUnit.MILLISECONDS.toNanos(20));
       }
     } finally {
       lock.unlock();
@@ -378,7 +379,7 @@ final class BlockScheduler {
     b.leases.remove(l);
     Flow f = l.flow;
     f.current = null;
-    f.endWindow();
+    f.endRequest(l, now);
     settle(b);
     account(l, now, result);
     f.replica.consecutiveFailures = 0;
@@ -457,7 +458,7 @@ final class BlockScheduler {
     }
     long now = nanos.getAsLong();
     l.flow.current = null;
-    l.flow.endWindow();
+    l.flow.endRequest(l, now);
     settle(l.block);
     account(l, now, result);
     Replica r = l.flow.replica;

@@ -91,9 +91,17 @@ final class Flow {
     windowBytes = 0;
   }
 
-  /** A request ended: the next one starts a new window (the gap is not transfer time). */
-  void endWindow() {
+  /**
+   * A request ended: the next one starts a new window (the gap is not transfer time). A flow
+   * whose requests were all shorter than a window takes the request's own rate, latency
+   * included, so that it is not mistaken for an unknown one.
+   */
+  void endRequest(Lease l, long now) {
     windowStart = -1;
+    if (!measured && l.received > 0 && now > l.startNanos) {
+      rate = l.received * 1e9 / (now - l.startNanos);
+      measured = true;
+    }
   }
 
   String label() {

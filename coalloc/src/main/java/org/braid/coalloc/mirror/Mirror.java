@@ -273,7 +273,7 @@ public final class Mirror implements Closeable {
           return;
         }
         long now = System.nanoTime();
-        double burst = Math.max(CHUNK * 2, r * 0.05);
+        double burst = Math.max(CHUNK * 2, r * 0.01);
         tokens = Math.min(burst, tokens + (now - lastRefill) * r / 1e9);
         lastRefill = now;
         if (tokens >= n) {
