@@ -21,6 +21,8 @@ import picocli.CommandLine.Command;
       PredictCommand.class,
       ClassadCommand.class,
       ProviderCommand.class,
+      GetCommand.class,
+      DemoCommand.class,
     })
 public final class BraidCli implements Runnable {
 
