@@ -19,7 +19,10 @@ import picocli.CommandLine.Command;
       // One subcommand per line, so modules can add theirs without touching each other's.
       CommandLine.HelpCommand.class,
       PredictCommand.class,
+      ClassadCommand.class,
       ProviderCommand.class,
+      GetCommand.class,
+      DemoCommand.class,
     })
 public final class BraidCli implements Runnable {
 

@@ -19,8 +19,9 @@ import picocli.CommandLine.Spec;
     name = "predict",
     mixinStandardHelpOptions = true,
     description = {
-      "Forecast transfer bandwidth from history, and evaluate the predictors the way paper 003",
-      "does (normalized percent error with 95% confidence limits)."
+      "Forecast transfer bandwidth from history and evaluate the predictors.",
+      "",
+      "Scores are paper 003's: normalized percent error with 95% confidence limits."
     },
     subcommands = {PredictEvaluateCommand.class, PredictForecastCommand.class})
 final class PredictCommand implements Runnable {

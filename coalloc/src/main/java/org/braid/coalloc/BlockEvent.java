@@ -1,0 +1,24 @@
+package org.braid.coalloc;
+
+/**
+ * One request of the download, for traces and timelines.
+ *
+ * @param replica index of the replica in {@link DownloadReport#replicas()}
+ * @param connection connection number within the replica, from 0
+ * @param offset first byte requested
+ * @param endOffset one past the last byte received
+ * @param written bytes of this request that went into the file (less than received when
+ *     another replica delivered them first)
+ * @param startNanos start, in nanoseconds since the download started
+ * @param endNanos end, in nanoseconds since the download started
+ * @param result {@code ok}, {@code lost race}, or {@code error: reason}
+ */
+public record BlockEvent(
+    int replica,
+    int connection,
+    long offset,
+    long endOffset,
+    long written,
+    long startNanos,
+    long endNanos,
+    String result) {}

@@ -1,0 +1,52 @@
+package org.braid.coalloc;
+
+/**
+ * The per-download behaviour of a {@link Scheme}: the static plan, who may fetch, block sizes,
+ * reaction to finished blocks, and whether idle flows steal. Called with the scheduler's lock
+ * held.
+ */
+abstract class BlockPolicy {
+
+  /** The public description of a scheme; {@link #create} makes the per-download policy. */
+  record Spec(String name, int blocks) implements Scheme {
+    BlockPolicy create() {
+      switch (name) {
+        case "single":
+          return new SingleBest();
+        case "brute":
+          return new BruteForce();
+        case "history":
+          return new HistoryBased();
+        case "conservative":
+          return new Conservative(blocks);
+        case "aggressive":
+          return new Aggressive(blocks);
+        default:
+          return new Adaptive();
+      }
+    }
+  }
+
+  /** Reserves static shares before the download starts. */
+  void plan(BlockScheduler s) {}
+
+  /** Whether the flow may fetch anything now. */
+  boolean mayUse(Flow f, BlockScheduler s, long now) {
+    return true;
+  }
+
+  /** Bytes to take from the pool for an idle flow; 0 for none now. */
+  abstract long blockSize(Flow f, BlockScheduler s, long now);
+
+  /** A flow finished a block at the given rate (bytes per second). */
+  void completed(Flow f, double rate, BlockScheduler s) {}
+
+  /** Whether idle flows split or duplicate unfinished blocks once the pool is empty. */
+  boolean steals() {
+    return false;
+  }
+
+  static boolean anyAlive(BlockScheduler s) {
+    return s.replicas().stream().anyMatch(r -> !r.dropped);
+  }
+}

@@ -1,0 +1,607 @@
+package org.braid.coalloc;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+
+/**
+ * Hands out byte ranges to flows according to a {@link BlockPolicy}, tracks what is written,
+ * returns failed ranges to the pool, and backs off or drops failing replicas. Thread-safe: worker
+ * threads call {@link #await}, {@link #deliver}, {@link #fail} concurrently. Pure apart from the
+ * injected clock, so a simulation can drive it with a fake one.
+ */
+final class BlockScheduler {
+  /** A consecutive failure count at which a replica is dropped even for retryable errors. */
+  static final int MAX_CONSECUTIVE_FAILURES = 4;
+  /** Smallest range worth a separate request (aggressive stealing, adaptive blocks). */
+  static final long MIN_STEAL = 128 * 1024;
+
+  /** Writes bytes {@code [offset, offset+length)} of the chunk just read to file position. */
+  interface ChunkWriter {
+    void write(long position, int offset, int length) throws IOException;
+  }
+
+  /** What a fetcher does after a chunk. */
+  enum Step {
+    CONTINUE,
+    /** The lease's range is complete. */
+    DONE,
+    /** Another flow delivered these bytes first, or the replica was dropped: stop. */
+    STOP
+  }
+
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition changed = lock.newCondition();
+  private final long size;
+  private final List<Replica> replicas;
+  private final List<Flow> flows = new ArrayList<>();
+  private final BlockPolicy policy;
+  private final LongSupplier nanos;
+  private final long startNanos;
+  private final RangeSet free;
+  private final RangeSet done;
+  private final List<Block> active = new ArrayList<>();
+  private final List<BlockEvent> events = new ArrayList<>();
+  private Exception failure;
+
+  BlockScheduler(
+      long size,
+      List<Replica> replicas,
+      int connections,
+      BlockPolicy policy,
+      LongSupplier nanos,
+      RangeSet alreadyDone) {
+    this.size = size;
+    this.replicas = List.copyOf(replicas);
+    this.policy = policy;
+    this.nanos = nanos;
+    this.startNanos = nanos.getAsLong();
+    this.done = alreadyDone == null ? new RangeSet() : alreadyDone.copy();
+    this.free = new RangeSet();
+    free.add(0, size);
+    for (long[] r : done.list()) {
+      free.remove(r[0], r[1]);
+    }
+    for (Replica r : replicas) {
+      for (int c = 0; c < connections; c++) {
+        Flow f = new Flow(flows.size(), r, c, r.predictedRate / connections);
+        f.lastProgressNanos = startNanos;
+        flows.add(f);
+      }
+    }
+    policy.plan(this);
+  }
+
+  // ---- views for policies (lock held) ----
+
+  long size() {
+    return size;
+  }
+
+  List<Flow> flows() {
+    return Collections.unmodifiableList(flows);
+  }
+
+  List<Replica> replicas() {
+    return replicas;
+  }
+
+  long freeBytes() {
+    return free.total();
+  }
+
+  /** Bytes not yet committed: the free pool plus the unfinished part of every active block. */
+  long remainingBytes() {
+    long r = free.total();
+    for (Block b : active) {
+      synchronized (b) {
+        r += Math.max(0, b.end - b.committed);
+      }
+    }
+    return r;
+  }
+
+  /** Reserves the next {@code bytes} of the free pool for a flow (static schemes). */
+  void reserve(Flow f, long bytes) {
+    long left = bytes;
+    while (left > 0 && !free.isEmpty()) {
+      long[] r = free.takeFirst(left);
+      f.reserved.add(r);
+      left -= r[1] - r[0];
+    }
+  }
+
+  /** A rate for a flow: measured, else predicted, else the mean of the known ones, else 0. */
+  double rateOf(Flow f, long now) {
+    if (f.known()) {
+      return f.effectiveRate(now);
+    }
+    double sum = 0;
+    int n = 0;
+    for (Flow g : flows) {
+      if (!g.replica.dropped && g.known()) {
+        sum += g.effectiveRate(now);
+        n++;
+      }
+    }
+    return n == 0 ? 0 : sum / n;
+  }
+
+  long now() {
+    return nanos.getAsLong();
+  }
+
+  // ---- worker API ----
+
+  /** Waits until the flow has work; null when the download is over or the flow may not work. */
+  Lease await(Flow f) throws InterruptedException {
+    lock.lock();
+    try {
+      while (true) {
+        if (failure != null || done.total() == size || f.replica.dropped) {
+          return null;
+        }
+        long now = nanos.getAsLong();
+        if (f.replica.backoffUntilNanos > now) {
+          changed.awaitNanos(f.replica.backoffUntilNanos - now);
+          continue;
+        }
+        Lease l = assign(f, now);
+        if (l != null) {
+          return l;
+        }
+        checkAllDropped();
+        // idle: look again soon, rates change and the end game needs quick steals
+        changed.awaitNanos(TimeUnit.MILLISECONDS.toNanos(20));
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Non-blocking variant for simulations: the next lease for an idle flow, or null. */
+  Lease tryAssign(Flow f) {
+    lock.lock();
+    try {
+      long now = nanos.getAsLong();
+      if (failure != null
+          || done.total() == size
+          || f.replica.dropped
+          || f.current != null
+          || f.replica.backoffUntilNanos > now) {
+        return null;
+      }
+      Lease l = assign(f, now);
+      if (l == null) {
+        checkAllDropped();
+      }
+      return l;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void checkAllDropped() {
+    if (done.total() < size && replicas.stream().allMatch(r -> r.dropped)) {
+      StringBuilder sb = new StringBuilder("every replica failed:");
+      for (Replica r : replicas) {
+        sb.append(' ').append(r.dropReason).append(';');
+      }
+      sb.setLength(sb.length() - 1);
+      failure = new DownloadException(sb.toString());
+      changed.signalAll();
+    }
+  }
+
+  private Lease assign(Flow f, long now) {
+    if (!policy.mayUse(f, this, now)) {
+      return null;
+    }
+    long[] r = f.reserved.poll();
+    if (r != null) {
+      return newLease(f, r[0], r[1], now);
+    }
+    if (!free.isEmpty()) {
+      long want = policy.blockSize(f, this, now);
+      if (want <= 0) {
+        return null;
+      }
+      long[] t = free.takeFirst(want);
+      return newLease(f, t[0], t[1], now);
+    }
+    return policy.steals() ? steal(f, now) : null;
+  }
+
+  private Lease newLease(Flow f, long start, long end, long now) {
+    Block b = new Block(start, end);
+    Lease l = new Lease(b, f, start, false, now);
+    b.leases.add(l);
+    active.add(b);
+    f.current = l;
+    f.lastProgressNanos = now;
+    return l;
+  }
+
+  /**
+   * Splits the unfinished block that would take longest, giving the idle flow the tail in
+   * proportion to the two rates; when the rest is too small to split, fetches it from this flow
+   * too and keeps whichever bytes arrive first.
+   */
+  private Lease steal(Flow thief, long now) {
+    Block best = null;
+    double bestTime = 0;
+    double bestRate = 0;
+    for (Block b : active) {
+      if (b.leases.size() != 1) {
+        continue;
+      }
+      Lease v = b.leases.get(0);
+      long rem;
+      synchronized (b) {
+        if (b.done) {
+          continue;
+        }
+        rem = b.end - Math.max(b.committed, v.pos);
+      }
+      if (rem <= 0) {
+        continue;
+      }
+      double rv = Math.max(rateOf(v.flow, now), 1);
+      double tv = rem / rv;
+      if (v.firstByteNanos < 0) {
+        tv += Math.max(0, v.flow.latencyNanos) / 1e9;
+      }
+      if (tv > bestTime) {
+        best = b;
+        bestTime = tv;
+        bestRate = rv;
+      }
+    }
+    if (best == null) {
+      return null;
+    }
+    double rt = rateOf(thief, now);
+    if (rt <= 0) {
+      rt = bestRate;
+    }
+    double lt = Math.max(0, thief.latencyNanos) / 1e9;
+    Lease victim = best.leases.get(0);
+    long minSteal = Math.max(MIN_STEAL, (long) (rt * lt * 2));
+    synchronized (best) {
+      long rem = best.end - best.committed;
+      // both finish together: (rem - x) / rv = lt + x / rt
+      long x = (long) (rt * (rem - lt * bestRate) / (rt + bestRate));
+      if (x >= minSteal && x / rt + lt < bestTime) {
+        long split = Math.max(best.end - x, best.committed);
+        long oldEnd = best.end;
+        if (split >= oldEnd) {
+          return null;
+        }
+        best.end = split;
+        Lease t = stolen(thief, split, oldEnd, now);
+        settle(best);
+        return t;
+      }
+      if (victim.flow.replica != thief.replica && rem > 0 && rem / rt + lt < bestTime * 0.8) {
+        Lease d = new Lease(best, thief, best.committed, true, now);
+        best.leases.add(d);
+        thief.current = d;
+        thief.lastProgressNanos = now;
+        return d;
+      }
+    }
+    return null;
+  }
+
+  private Lease stolen(Flow f, long start, long end, long now) {
+    return newLease(f, start, end, now);
+  }
+
+  /** Accepts {@code n} bytes read by a lease; writes the part nobody wrote yet. */
+  Step deliver(Lease l, int n, ChunkWriter w) throws IOException {
+    Block b = l.block;
+    boolean reachedEnd;
+    long wrote = 0;
+    synchronized (b) {
+      if (l.cancelReason != null) {
+        return Step.STOP;
+      }
+      if (b.done && l.pos < b.end) {
+        return Step.STOP;
+      }
+      long cs = l.pos;
+      long ce = Math.min(l.pos + n, b.end);
+      long wf = Math.max(cs, b.committed);
+      if (wf < ce) {
+        w.write(wf, (int) (wf - cs), (int) (ce - wf));
+        b.committed = ce;
+        wrote = ce - wf;
+      }
+      l.pos = Math.max(cs, ce);
+      reachedEnd = l.pos >= b.end;
+      if (reachedEnd) {
+        b.done = true;
+      }
+    }
+    lock.lock();
+    try {
+      long now = nanos.getAsLong();
+      Flow f = l.flow;
+      l.written += wrote;
+      l.received += n;
+      if (l.firstByteNanos < 0) {
+        l.firstByteNanos = now;
+        long lat = now - l.startNanos;
+        // the smallest observed: the first request also pays for opening the connection
+        f.latencyNanos = f.latencyNanos < 0 ? lat : Math.min(f.latencyNanos, lat);
+        f.sample(n, now);
+      } else {
+        f.sample(n, now);
+      }
+      if (reachedEnd) {
+        finish(l, now, "ok");
+        return Step.DONE;
+      }
+      return Step.CONTINUE;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** A lease that stopped early: lost a race, or its replica was dropped meanwhile. */
+  void release(Lease l) {
+    lock.lock();
+    try {
+      if (!l.block.leases.contains(l)) {
+        return;
+      }
+      boolean complete;
+      synchronized (l.block) {
+        complete = l.pos >= l.block.end;
+      }
+      if (!complete && l.cancelReason != null) {
+        failLocked(l, l.cancelReason, null);
+      } else {
+        finish(l, nanos.getAsLong(), complete && l.written > 0 ? "ok" : "lost race");
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void finish(Lease l, long now, String result) {
+    Block b = l.block;
+    b.leases.remove(l);
+    Flow f = l.flow;
+    f.current = null;
+    f.endRequest(l, now);
+    settle(b);
+    account(l, now, result);
+    f.replica.consecutiveFailures = 0;
+    if (l.written > 0) {
+      double secs = (now - l.startNanos) / 1e9;
+      policy.completed(f, l.received / Math.max(secs, 1e-6), this);
+    }
+    changed.signalAll();
+  }
+
+  /**
+   * Records a block once it is fully written (even while a slower duplicate still runs), or
+   * once nobody fetches it any more: the written prefix is done, the rest returns to the pool.
+   */
+  private void settle(Block b) {
+    if (b.recorded) {
+      return;
+    }
+    synchronized (b) {
+      if (b.committed >= b.end) {
+        b.done = true;
+        b.recorded = true;
+        done.add(b.start, b.end);
+        active.remove(b);
+      } else if (b.leases.isEmpty()) {
+        b.done = true;
+        b.recorded = true;
+        done.add(b.start, b.committed);
+        free.add(b.committed, b.end);
+        active.remove(b);
+      }
+    }
+  }
+
+  private void account(Lease l, long now, String result) {
+    Flow f = l.flow;
+    f.bytesWritten += l.written;
+    f.bytesReceived += l.received;
+    if (l.written > 0) {
+      f.blocks++;
+    }
+    f.busyNanos += now - l.startNanos;
+    events.add(
+        new BlockEvent(
+            f.replica.index,
+            f.connection,
+            l.from,
+            l.from + l.received,
+            l.written,
+            l.startNanos - startNanos,
+            now - startNanos,
+            result));
+  }
+
+  /** A lease failed: its range returns to the pool and its replica backs off or is dropped. */
+  void fail(Lease l, Exception e) {
+    lock.lock();
+    try {
+      if (!(e instanceof SourceException)) {
+        // not the replica's fault (local disk, bug): stop the whole download
+        if (failure == null) {
+          failure = e;
+        }
+        failLocked(l, "error: " + OneLine.of(e), null);
+        return;
+      }
+      failLocked(l, "error: " + OneLine.of(e), (SourceException) e);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void failLocked(Lease l, String result, SourceException e) {
+    if (!l.block.leases.remove(l)) {
+      return;
+    }
+    long now = nanos.getAsLong();
+    l.flow.current = null;
+    l.flow.endRequest(l, now);
+    settle(l.block);
+    account(l, now, result);
+    Replica r = l.flow.replica;
+    if (e != null && !r.dropped) {
+      r.failures++;
+      r.consecutiveFailures++;
+      if (!e.retryable() || r.consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) {
+        drop(r, OneLine.of(e));
+      } else {
+        long backoff = TimeUnit.MILLISECONDS.toNanos(250L << Math.min(7, r.consecutiveFailures));
+        r.backoffUntilNanos = now + backoff;
+      }
+    }
+    changed.signalAll();
+  }
+
+  private void drop(Replica r, String reason) {
+    r.dropped = true;
+    r.dropReason = reason;
+    checkAllDropped();
+    for (Flow f : flows) {
+      if (f.replica == r) {
+        for (long[] res : f.reserved) {
+          free.add(res[0], res[1]);
+        }
+        f.reserved.clear();
+        if (f.current != null) {
+          f.current.cancelReason = "error: replica dropped: " + reason;
+        }
+      }
+    }
+  }
+
+  /** Drops a replica before it fetched anything (it failed the probe or disagrees). */
+  void dropBeforeStart(Replica r, String reason) {
+    lock.lock();
+    try {
+      drop(r, reason);
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Stops everything: workers return from {@link #await}. */
+  void abort(Exception e) {
+    lock.lock();
+    try {
+      if (failure == null) {
+        failure = e;
+      }
+      for (Block b : active) {
+        for (Lease l : b.leases) {
+          l.cancelReason = "error: download aborted";
+        }
+      }
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Waits up to the given time for any change (a finished block, a failure). */
+  void awaitChange(long nanosTimeout) {
+    lock.lock();
+    try {
+      if (failure == null && done.total() < size) {
+        changed.awaitNanos(nanosTimeout);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  Exception failure() {
+    lock.lock();
+    try {
+      return failure;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  boolean complete() {
+    lock.lock();
+    try {
+      return done.total() == size;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The committed ranges: finished blocks plus the written prefix of active ones. */
+  RangeSet committed() {
+    lock.lock();
+    try {
+      RangeSet c = done.copy();
+      for (Block b : active) {
+        synchronized (b) {
+          c.add(b.start, b.committed);
+        }
+      }
+      return c;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Bytes committed so far (for progress), and per replica bytes received. */
+  long committedBytes() {
+    return committed().total();
+  }
+
+  List<BlockEvent> events() {
+    lock.lock();
+    try {
+      return List.copyOf(events);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** A consistent copy of per-flow counters for reports and progress. */
+  List<long[]> flowCounters() {
+    lock.lock();
+    try {
+      List<long[]> out = new ArrayList<>();
+      for (Flow f : flows) {
+        long extra = 0;
+        if (f.current != null) {
+          extra = f.current.received;
+        }
+        out.add(new long[] {f.replica.index, f.bytesWritten, f.bytesReceived + extra, f.blocks});
+      }
+      return out;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  long startNanos() {
+    return startNanos;
+  }
+}

@@ -1,0 +1,467 @@
+package org.braid.coalloc;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Runs one download: probes, schedules, fetches with one thread per flow, verifies, renames. */
+final class Engine {
+  private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
+  static final int BUFFER = 64 * 1024;
+  private static final long CHECKPOINT_NANOS = TimeUnit.SECONDS.toNanos(1);
+  private static final long PROGRESS_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
+  private final Download.Builder b;
+  private final String id;
+  private final Map<Lease, ReadableByteChannel> open = new ConcurrentHashMap<>();
+  private volatile boolean cancelled;
+  private volatile BlockScheduler scheduler;
+
+  Engine(Download.Builder b) {
+    this.b = b;
+    byte[] r = new byte[4];
+    new SecureRandom().nextBytes(r);
+    this.id = java.util.HexFormat.of().formatHex(r);
+  }
+
+  void cancel() {
+    cancelled = true;
+    BlockScheduler s = scheduler;
+    if (s != null) {
+      s.abort(new DownloadException("cancelled"));
+    }
+  }
+
+  DownloadReport run() throws IOException {
+    List<URI> uris = b.ordered();
+    List<RangeSource> sources = new ArrayList<>();
+    try {
+      for (URI u : uris) {
+        sources.add(b.sourceFactory != null ? b.sourceFactory.apply(u) : RangeSource.of(u, b.options));
+      }
+      return run(uris, sources);
+    } finally {
+      for (RangeSource s : sources) {
+        try {
+          s.close();
+        } catch (IOException e) {
+          LOG.debug("[{}] closing {}: {}", id, s.uri(), e.toString());
+        }
+      }
+    }
+  }
+
+  private DownloadReport run(List<URI> uris, List<RangeSource> sources) throws IOException {
+    int n = sources.size();
+    Validators[] probed = new Validators[n];
+    String[] errors = new String[n];
+    probeAll(sources, probed, errors);
+    long size = majoritySize(probed);
+    List<Replica> replicas = new ArrayList<>();
+    Map<URI, Validators> validators = new LinkedHashMap<>();
+    for (int i = 0; i < n; i++) {
+      Replica r = new Replica(i, uris.get(i), b.rate(uris.get(i)));
+      if (probed[i] == null) {
+        r.dropped = true;
+        r.dropReason = errors[i];
+      } else if (probed[i].size() != size) {
+        r.dropped = true;
+        r.dropReason =
+            uris.get(i) + ": serves " + probed[i].size() + " bytes, the other replicas " + size;
+      } else {
+        validators.put(uris.get(i), probed[i]);
+      }
+      if (r.dropped) {
+        LOG.warn("[{}] not using {}", id, r.dropReason);
+      }
+      replicas.add(r);
+    }
+    if (validators.isEmpty()) {
+      StringBuilder sb = new StringBuilder("no usable replica:");
+      for (Replica r : replicas) {
+        sb.append(' ').append(r.dropReason).append(';');
+      }
+      throw new DownloadException(sb.substring(0, sb.length() - 1));
+    }
+    int conns = b.options.connectionsPerSource();
+    BlockPolicy policy = ((BlockPolicy.Spec) b.scheme).create();
+    try (PartFile part = PartFile.open(b.output, size, validators, b.resume)) {
+      long resumed = part.resumed().total();
+      if (resumed > 0) {
+        LOG.info("[{}] resuming {}: {} of {} bytes already verified", id, b.output, resumed, size);
+      }
+      BlockScheduler s =
+          new BlockScheduler(size, replicas, conns, policy, System::nanoTime, part.resumed());
+      scheduler = s;
+      if (cancelled) {
+        s.abort(new DownloadException("cancelled"));
+      }
+      Instant start = b.clock.instant();
+      Journal journal = b.journal == null ? null : new Journal(b.journal, id);
+      List<Thread> workers = new ArrayList<>();
+      for (Flow f : s.flows()) {
+        if (f.replica.dropped) {
+          continue;
+        }
+        Thread t = new Thread(() -> work(s, f, sources.get(f.replica.index), part));
+        t.setName("braid-" + id + "-r" + f.replica.index + "c" + f.connection);
+        t.setDaemon(true);
+        workers.add(t);
+        t.start();
+      }
+      int journaled = supervise(s, part, journal, uris, size, start, workers);
+      long endNanos = System.nanoTime();
+      // stop whatever still runs (slower duplicates, stalled reads) without penalising anyone
+      for (Map.Entry<Lease, ReadableByteChannel> e : open.entrySet()) {
+        e.getKey().cancelReason = "cancelled: download finished";
+        closeQuietly(e.getValue());
+      }
+      // workers still waiting for a response can write nothing more (every block is settled);
+      // give them a moment to wind down, then go on: closing the sources aborts them
+      long joinDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+      for (Thread t : workers) {
+        long left = joinDeadline - System.nanoTime();
+        if (left <= 0) {
+          break;
+        }
+        try {
+          t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
+      part.checkpoint(s.committed());
+      drainJournal(s, journal, uris, size, start, journaled);
+      Exception failure = s.failure();
+      if (!s.complete()) {
+        String why = failure == null ? "download incomplete" : OneLine.of(failure);
+        throw new DownloadException(
+            why + " (" + s.committedBytes() + " of " + size + " bytes kept in " + part.part
+                + "; run again to resume)",
+            failure);
+      }
+      double seconds = Math.max(1e-9, (endNanos - s.startNanos()) / 1e9);
+      List<String> algos = new ArrayList<>();
+      algos.add("sha-256");
+      for (Checksum c : b.checksums) {
+        if (!algos.contains(c.algorithm())) {
+          algos.add(c.algorithm());
+        }
+      }
+      Map<String, String> digests = part.digests(algos);
+      for (Checksum c : b.checksums) {
+        String got = digests.get(c.algorithm());
+        if (!got.equals(c.hex())) {
+          part.discard();
+          throw new DownloadException(
+              c.algorithm()
+                  + " checksum mismatch: expected "
+                  + c.hex()
+                  + ", got "
+                  + got
+                  + "; a replica served corrupt data, "
+                  + part.part
+                  + " deleted");
+        }
+      }
+      part.commit();
+      LOG.info("[{}] {} complete: {} bytes in {} s", id, b.output, size, seconds);
+      return report(s, uris, size, resumed, start, seconds, digests);
+    }
+  }
+
+  private int supervise(
+      BlockScheduler s,
+      PartFile part,
+      Journal journal,
+      List<URI> uris,
+      long size,
+      Instant start,
+      List<Thread> workers)
+      throws IOException {
+    long lastCheckpoint = System.nanoTime();
+    long lastProgress = 0;
+    long[] lastReceived = new long[uris.size()];
+    int journaled = 0;
+    while (!s.complete() && s.failure() == null && workers.stream().anyMatch(Thread::isAlive)) {
+      s.awaitChange(TimeUnit.MILLISECONDS.toNanos(100));
+      long now = System.nanoTime();
+      if (now - lastCheckpoint >= CHECKPOINT_NANOS) {
+        part.checkpoint(s.committed());
+        journaled = drainJournal(s, journal, uris, size, start, journaled);
+        lastCheckpoint = now;
+      }
+      if (b.progress != null && now - lastProgress >= PROGRESS_NANOS) {
+        long[] received = new long[uris.size()];
+        for (long[] c : s.flowCounters()) {
+          received[(int) c[0]] += c[2];
+        }
+        double dt = lastProgress == 0 ? 0 : (now - lastProgress) / 1e9;
+        List<Double> rates = new ArrayList<>();
+        for (int i = 0; i < received.length; i++) {
+          rates.add(dt == 0 ? 0.0 : (received[i] - lastReceived[i]) / dt);
+        }
+        lastReceived = received;
+        lastProgress = now;
+        b.progress.accept(
+            new Progress(s.committedBytes(), size, (now - s.startNanos()) / 1e9, rates));
+      }
+    }
+    return journaled;
+  }
+
+  private int drainJournal(
+      BlockScheduler s, Journal journal, List<URI> uris, long size, Instant start, int from) {
+    List<BlockEvent> ev = s.events();
+    if (journal != null && ev.size() > from) {
+      try {
+        journal.append(ev.subList(from, ev.size()), uris, size, start);
+      } catch (IOException e) {
+        LOG.warn("[{}] cannot append to the journal {}: {}", id, b.journal, e.toString());
+      }
+    }
+    return ev.size();
+  }
+
+  private void work(BlockScheduler s, Flow f, RangeSource src, PartFile part) {
+    ByteBuffer buf = ByteBuffer.allocate(BUFFER);
+    while (true) {
+      Lease l;
+      try {
+        l = s.await(f);
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (l == null) {
+        return;
+      }
+      fetch(s, l, src, part, buf);
+    }
+  }
+
+  /** Thrown by the writer so that local disk failures are told apart from replica failures. */
+  private static final class LocalWriteException extends IOException {
+    LocalWriteException(IOException cause) {
+      super("cannot write the output: " + cause.getMessage(), cause);
+    }
+  }
+
+  private void fetch(BlockScheduler s, Lease l, RangeSource src, PartFile part, ByteBuffer buf) {
+    ReadableByteChannel ch = null;
+    try {
+      long end = l.requestEnd();
+      ch = src.open(l.from, end - l.from);
+      open.put(l, ch);
+      while (true) {
+        if (l.cancelReason != null) {
+          s.release(l);
+          return;
+        }
+        buf.clear();
+        int n = ch.read(buf);
+        if (n < 0) {
+          s.release(l);
+          return;
+        }
+        if (n == 0) {
+          continue;
+        }
+        BlockScheduler.Step st =
+            s.deliver(
+                l,
+                n,
+                (pos, off, len) -> {
+                  ByteBuffer d = buf.duplicate();
+                  d.position(off).limit(off + len);
+                  try {
+                    part.write(d, pos);
+                  } catch (IOException e) {
+                    throw new LocalWriteException(e);
+                  }
+                });
+        if (st == BlockScheduler.Step.DONE) {
+          return;
+        }
+        if (st == BlockScheduler.Step.STOP) {
+          s.release(l);
+          return;
+        }
+      }
+    } catch (SourceException e) {
+      failed(s, l, e);
+    } catch (LocalWriteException e) {
+      s.fail(l, e);
+    } catch (IOException e) {
+      failed(
+          s,
+          l,
+          new SourceException.ConnectionException(
+              src.uri(), "read failed: " + HttpRangeSource.describe(e), e));
+    } catch (RuntimeException e) {
+      LOG.error("[{}] bug while fetching from {}", id, src.uri(), e);
+      s.fail(l, e);
+    } finally {
+      if (ch != null) {
+        open.remove(l);
+        closeQuietly(ch);
+      }
+    }
+  }
+
+  private void failed(BlockScheduler s, Lease l, SourceException e) {
+    if (l.cancelReason != null) {
+      s.release(l);
+      return;
+    }
+    LOG.warn("[{}] {}", id, OneLine.of(e));
+    s.fail(l, e);
+  }
+
+  private static void closeQuietly(ReadableByteChannel ch) {
+    try {
+      ch.close();
+    } catch (IOException | RuntimeException e) {
+      // aborting anyway
+    }
+  }
+
+  private void probeAll(List<RangeSource> sources, Validators[] probed, String[] errors) {
+    List<Thread> ts = new ArrayList<>();
+    for (int i = 0; i < sources.size(); i++) {
+      int k = i;
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  probed[k] = sources.get(k).probe();
+                } catch (IOException | RuntimeException e) {
+                  String m = OneLine.of(e);
+                  errors[k] = m.startsWith(sources.get(k).uri().toString()) ? m
+                      : sources.get(k).uri() + ": " + m;
+                }
+              },
+              "braid-" + id + "-probe" + i);
+      t.setDaemon(true);
+      ts.add(t);
+      t.start();
+    }
+    for (Thread t : ts) {
+      try {
+        t.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  /** The size most replicas report; on a tie, the one reported by the earliest replica. */
+  static long majoritySize(Validators[] probed) {
+    Map<Long, Integer> count = new HashMap<>();
+    for (Validators v : probed) {
+      if (v != null) {
+        count.merge(v.size(), 1, Integer::sum);
+      }
+    }
+    long best = -1;
+    int bestCount = 0;
+    for (Validators v : probed) {
+      if (v != null && count.get(v.size()) > bestCount) {
+        best = v.size();
+        bestCount = count.get(v.size());
+      }
+    }
+    return best;
+  }
+
+  private DownloadReport report(
+      BlockScheduler s,
+      List<URI> uris,
+      long size,
+      long resumed,
+      Instant start,
+      double seconds,
+      Map<String, String> digests) {
+    List<BlockEvent> events = s.events();
+    List<ReplicaReport> reps = new ArrayList<>();
+    for (Replica r : s.replicas()) {
+      long bytes = 0;
+      long received = 0;
+      int blocks = 0;
+      int failures = 0;
+      List<long[]> intervals = new ArrayList<>();
+      for (BlockEvent e : events) {
+        if (e.replica() != r.index) {
+          continue;
+        }
+        bytes += e.written();
+        received += e.endOffset() - e.offset();
+        if (e.written() > 0) {
+          blocks++;
+        }
+        if (e.result().startsWith("error")) {
+          failures++;
+        }
+        intervals.add(new long[] {e.startNanos(), e.endNanos()});
+      }
+      double busy = union(intervals) / 1e9;
+      reps.add(
+          new ReplicaReport(
+              r.uri,
+              bytes,
+              received,
+              blocks,
+              busy > 0 ? received / busy : 0,
+              Math.max(0, seconds - busy),
+              failures,
+              r.dropped ? r.dropReason : null));
+    }
+    return new DownloadReport(
+        id,
+        b.output,
+        b.scheme.name(),
+        size,
+        resumed,
+        start,
+        seconds,
+        (size - resumed) / seconds,
+        digests,
+        reps,
+        events);
+  }
+
+  static long union(List<long[]> intervals) {
+    intervals.sort((x, y) -> Long.compare(x[0], y[0]));
+    long total = 0;
+    long curS = Long.MIN_VALUE;
+    long curE = Long.MIN_VALUE;
+    for (long[] iv : intervals) {
+      if (iv[0] > curE) {
+        if (curE > curS) {
+          total += curE - curS;
+        }
+        curS = iv[0];
+        curE = iv[1];
+      } else {
+        curE = Math.max(curE, iv[1]);
+      }
+    }
+    if (curE > curS) {
+      total += curE - curS;
+    }
+    return total;
+  }
+}

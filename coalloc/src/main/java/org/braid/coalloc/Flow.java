@@ -1,0 +1,110 @@
+package org.braid.coalloc;
+
+/**
+ * One connection to one replica: the unit the schemes balance (the paper's "flow"). Rates are
+ * exponentially weighted moving averages of delivered bytes per second; guarded by the
+ * scheduler's lock unless noted.
+ */
+final class Flow {
+  /** Time constant of the rate average, in nanoseconds. */
+  static final double TAU_NANOS = 2e9;
+
+  final int id;
+  final Replica replica;
+  final int connection;
+  final java.util.ArrayDeque<long[]> reserved = new java.util.ArrayDeque<>();
+
+  /** Current rate estimate in bytes per second; the prediction until measured. */
+  double rate;
+  boolean measured;
+  /** Last measured time from request to first byte, in nanoseconds. */
+  long latencyNanos = -1;
+  long lastProgressNanos;
+  Lease current;
+
+  // aggressive scheme state
+  int multiplier = 1;
+  boolean stopped;
+
+  // report
+  long bytesWritten;
+  long bytesReceived;
+  int blocks;
+  long busyNanos;
+
+  Flow(int id, Replica replica, int connection, double predictedRate) {
+    this.id = id;
+    this.replica = replica;
+    this.connection = connection;
+    this.rate = predictedRate;
+  }
+
+  /** Rate samples are averaged over windows of at least this length. */
+  static final long WINDOW_NANOS = 250_000_000L;
+
+  private long windowStart = -1;
+  private long windowBytes;
+
+  /**
+   * The rate estimate: the moving average once a window was measured, lowered when the flow has
+   * been silent for longer than the time constant; before that the current request's bytes over
+   * its age, else the prediction; 0 when nothing is known.
+   */
+  double effectiveRate(long now) {
+    if (measured) {
+      if (current != null && current.firstByteNanos >= 0 && now - lastProgressNanos > TAU_NANOS) {
+        return rate * TAU_NANOS / (now - lastProgressNanos);
+      }
+      return rate;
+    }
+    if (current != null && current.received > 0 && now > current.startNanos) {
+      return current.received * 1e9 / (now - current.startNanos);
+    }
+    return rate;
+  }
+
+  boolean known() {
+    return measured || rate > 0 || (current != null && current.received > 0);
+  }
+
+  /** A chunk of {@code bytes} arrived at {@code now}. */
+  void sample(long bytes, long now) {
+    if (windowStart < 0) {
+      windowStart = now;
+      windowBytes = 0;
+    } else {
+      windowBytes += bytes;
+    }
+    lastProgressNanos = now;
+    long dt = now - windowStart;
+    if (dt < WINDOW_NANOS) {
+      return;
+    }
+    double inst = windowBytes * 1e9 / dt;
+    if (!measured) {
+      rate = inst;
+      measured = true;
+    } else {
+      rate += (1 - Math.exp(-dt / TAU_NANOS)) * (inst - rate);
+    }
+    windowStart = now;
+    windowBytes = 0;
+  }
+
+  /**
+   * A request ended: the next one starts a new window (the gap is not transfer time). A flow
+   * whose requests were all shorter than a window takes the request's own rate, latency
+   * included, so that it is not mistaken for an unknown one.
+   */
+  void endRequest(Lease l, long now) {
+    windowStart = -1;
+    if (!measured && l.received > 0 && now > l.startNanos) {
+      rate = l.received * 1e9 / (now - l.startNanos);
+      measured = true;
+    }
+  }
+
+  String label() {
+    return replica.uri + "#" + connection;
+  }
+}

@@ -1,0 +1,408 @@
+package org.braid.coalloc;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.file.Files;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
+import org.apache.hc.client5.http.classic.methods.HttpGet;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.ssl.SSLConnectionSocketFactoryBuilder;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.ConnectionClosedException;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.ssl.SSLContextBuilder;
+import org.apache.hc.core5.ssl.SSLContexts;
+import org.apache.hc.core5.util.Timeout;
+
+/**
+ * An HTTP or HTTPS replica read with range requests over pooled keep-alive connections (Apache
+ * HttpClient 5, classic API). Every response is checked: status 206, {@code Content-Range} and
+ * {@code Content-Length} equal to the request, {@code ETag} and {@code Last-Modified} equal to
+ * the probe's, and a body of exactly the requested length. Thread-safe.
+ */
+public final class HttpRangeSource implements RangeSource {
+  private static final Pattern CONTENT_RANGE =
+      Pattern.compile("bytes\\s+(\\d+)-(\\d+)/(\\d+|\\*)", Pattern.CASE_INSENSITIVE);
+  private static final Pattern UNSATISFIED_RANGE =
+      Pattern.compile("bytes\\s+\\*/(\\d+)", Pattern.CASE_INSENSITIVE);
+  /** Remainders at most this long are read to the end so the connection can be reused. */
+  private static final long DRAIN_LIMIT = 64 * 1024;
+
+  private final URI uri;
+  private final SourceOptions options;
+  private final CloseableHttpClient client;
+  private volatile Validators probed;
+
+  /**
+   * Creates a source with its own connection pool of {@link
+   * SourceOptions#connectionsPerSource()} connections (plus one for probes).
+   *
+   * @throws IllegalArgumentException if the URL is not http(s) or the TLS material is unusable
+   */
+  public HttpRangeSource(URI uri, SourceOptions options) {
+    String scheme = uri.getScheme();
+    if (!"http".equalsIgnoreCase(scheme) && !"https".equalsIgnoreCase(scheme)) {
+      throw new IllegalArgumentException("not an http(s) URL: " + uri);
+    }
+    this.uri = uri;
+    this.options = options;
+    PoolingHttpClientConnectionManagerBuilder cmb =
+        PoolingHttpClientConnectionManagerBuilder.create()
+            .setMaxConnPerRoute(options.connectionsPerSource() + 1)
+            .setMaxConnTotal(options.connectionsPerSource() + 1)
+            .setDefaultConnectionConfig(
+                ConnectionConfig.custom()
+                    .setConnectTimeout(Timeout.of(options.connectTimeout()))
+                    .setSocketTimeout(Timeout.of(options.stallTimeout()))
+                    .build());
+    if ("https".equalsIgnoreCase(scheme)
+        && (options.caBundle() != null || options.clientCertificate() != null)) {
+      cmb.setSSLSocketFactory(
+          SSLConnectionSocketFactoryBuilder.create().setSslContext(sslContext(options)).build());
+    }
+    PoolingHttpClientConnectionManager cm = cmb.build();
+    this.client =
+        HttpClients.custom()
+            .setConnectionManager(cm)
+            .setDefaultRequestConfig(
+                RequestConfig.custom()
+                    .setResponseTimeout(Timeout.of(options.stallTimeout()))
+                    .setRedirectsEnabled(true)
+                    .build())
+            .disableAutomaticRetries()
+            .disableContentCompression()
+            .disableCookieManagement()
+            .setUserAgent(options.userAgent())
+            .build();
+  }
+
+  static SSLContext sslContext(SourceOptions o) {
+    try {
+      SSLContextBuilder b = SSLContexts.custom();
+      if (o.caBundle() != null) {
+        KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
+        trust.load(null, null);
+        try (InputStream in = Files.newInputStream(o.caBundle())) {
+          int i = 0;
+          for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+            trust.setCertificateEntry("ca" + i++, c);
+          }
+          if (i == 0) {
+            throw new IllegalArgumentException("no certificate in CA bundle " + o.caBundle());
+          }
+        }
+        b.loadTrustMaterial(trust, null);
+      }
+      if (o.clientCertificate() != null) {
+        char[] pw =
+            o.clientCertificatePassword() == null
+                ? new char[0]
+                : o.clientCertificatePassword().toCharArray();
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(o.clientCertificate())) {
+          keys.load(in, pw);
+        }
+        b.loadKeyMaterial(keys, pw);
+      }
+      return b.build();
+    } catch (IOException | GeneralSecurityException e) {
+      throw new IllegalArgumentException(
+          "cannot load TLS material (CA bundle "
+              + o.caBundle()
+              + ", client certificate "
+              + o.clientCertificate()
+              + "): "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  @Override
+  public URI uri() {
+    return uri;
+  }
+
+  @Override
+  public Validators probe() throws IOException {
+    HttpGet get = request(0, 1);
+    try (ClassicHttpResponse r = execute(get)) {
+      int status = r.getCode();
+      Validators v;
+      if (status == 206) {
+        Matcher m = contentRange(r);
+        if (m == null || m.group(3).equals("*") || !m.group(1).equals("0") || !m.group(2).equals("0")) {
+          throw new SourceException.BadRangeException(
+              uri, "probe answer has no usable Content-Range: " + header(r, "Content-Range"));
+        }
+        v = new Validators(Long.parseLong(m.group(3)), etag(r), header(r, "Last-Modified"));
+      } else if (status == 416) {
+        String cr = header(r, "Content-Range");
+        Matcher m = cr == null ? null : UNSATISFIED_RANGE.matcher(cr.trim());
+        if (m == null || !m.matches() || Long.parseLong(m.group(1)) != 0) {
+          throw new SourceException.HttpStatusException(uri, status, r.getReasonPhrase());
+        }
+        v = new Validators(0, etag(r), header(r, "Last-Modified"));
+      } else if (status == 200) {
+        throw new SourceException.RangeIgnoredException(uri, 0, 1);
+      } else {
+        throw new SourceException.HttpStatusException(uri, status, r.getReasonPhrase());
+      }
+      HttpEntity e = r.getEntity();
+      if (e != null) {
+        e.getContent().close();
+      }
+      probed = v;
+      return v;
+    }
+  }
+
+  @Override
+  public ReadableByteChannel open(long offset, long length) throws IOException {
+    if (offset < 0 || length < 0) {
+      throw new IllegalArgumentException("range must not be negative: " + offset + "+" + length);
+    }
+    Validators p = probed;
+    if (length == 0) {
+      return new Body(null, null, null, 0);
+    }
+    HttpGet get = request(offset, length);
+    ClassicHttpResponse r = execute(get);
+    try {
+      check(r, offset, length, p);
+      HttpEntity e = r.getEntity();
+      if (e == null) {
+        throw new SourceException.BodyLengthException(uri, "response has no body", null);
+      }
+      return new Body(get, r, e.getContent(), length);
+    } catch (IOException | RuntimeException ex) {
+      get.cancel();
+      try {
+        r.close();
+      } catch (IOException closing) {
+        ex.addSuppressed(closing);
+      }
+      throw ex;
+    }
+  }
+
+  private void check(ClassicHttpResponse r, long offset, long length, Validators p)
+      throws SourceException {
+    int status = r.getCode();
+    long size = p == null ? -1 : p.size();
+    if (status == 200) {
+      if (offset != 0 || length != size) {
+        throw new SourceException.RangeIgnoredException(uri, offset, length);
+      }
+    } else if (status == 206) {
+      Matcher m = contentRange(r);
+      if (m == null) {
+        throw new SourceException.BadRangeException(
+            uri,
+            "Content-Range '"
+                + header(r, "Content-Range")
+                + "' does not answer bytes="
+                + offset
+                + "-"
+                + (offset + length - 1));
+      }
+      long first = Long.parseLong(m.group(1));
+      long last = Long.parseLong(m.group(2));
+      boolean sizeOk = m.group(3).equals("*") || size < 0 || Long.parseLong(m.group(3)) == size;
+      if (first != offset || last != offset + length - 1 || !sizeOk) {
+        throw new SourceException.BadRangeException(
+            uri,
+            "Content-Range '"
+                + header(r, "Content-Range")
+                + "' does not answer bytes="
+                + offset
+                + "-"
+                + (offset + length - 1)
+                + (size < 0 ? "" : "/" + size));
+      }
+    } else {
+      throw new SourceException.HttpStatusException(uri, status, r.getReasonPhrase());
+    }
+    String cl = header(r, "Content-Length");
+    if (cl != null && !cl.trim().equals(Long.toString(length))) {
+      throw new SourceException.BadRangeException(
+          uri, "Content-Length " + cl.trim() + " differs from the requested " + length + " bytes");
+    }
+    if (p != null) {
+      Validators now = new Validators(p.size(), etag(r), header(r, "Last-Modified"));
+      if (!p.sameVersion(now)) {
+        throw new SourceException.ReplicaChangedException(
+            uri,
+            "file changed on the server (ETag "
+                + p.etag()
+                + " -> "
+                + now.etag()
+                + ", Last-Modified "
+                + p.lastModified()
+                + " -> "
+                + now.lastModified()
+                + ")");
+      }
+    }
+  }
+
+  private HttpGet request(long offset, long length) {
+    HttpGet get = new HttpGet(uri);
+    get.setHeader("Range", "bytes=" + offset + "-" + (offset + length - 1));
+    if (options.bearerToken() != null) {
+      get.setHeader("Authorization", "Bearer " + options.bearerToken());
+    }
+    return get;
+  }
+
+  private ClassicHttpResponse execute(HttpGet get) throws SourceException {
+    try {
+      return client.executeOpen(null, get, null);
+    } catch (SocketTimeoutException e) {
+      throw new SourceException.StalledException(
+          uri, "no answer within " + options.stallTimeout().toSeconds() + " s", e);
+    } catch (IOException e) {
+      throw new SourceException.ConnectionException(
+          uri, "request failed: " + describe(e), e);
+    }
+  }
+
+  static String describe(IOException e) {
+    String m = e.getMessage();
+    return e.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+  }
+
+  private static Matcher contentRange(ClassicHttpResponse r) {
+    String cr = header(r, "Content-Range");
+    if (cr == null) {
+      return null;
+    }
+    Matcher m = CONTENT_RANGE.matcher(cr.trim());
+    return m.matches() ? m : null;
+  }
+
+  private static String etag(ClassicHttpResponse r) {
+    return header(r, "ETag");
+  }
+
+  private static String header(ClassicHttpResponse r, String name) {
+    Header h = r.getFirstHeader(name);
+    return h == null ? null : h.getValue();
+  }
+
+  @Override
+  public void close() throws IOException {
+    client.close();
+  }
+
+  /** The body of one range response: exactly {@code length} bytes, or an exception. */
+  private final class Body implements ReadableByteChannel {
+    private final HttpGet get;
+    private final ClassicHttpResponse response;
+    private final InputStream in;
+    private final long length;
+    private final Thread reader = Thread.currentThread();
+    private long read;
+    private volatile boolean open = true;
+    private byte[] buf;
+
+    Body(HttpGet get, ClassicHttpResponse response, InputStream in, long length) {
+      this.get = get;
+      this.response = response;
+      this.in = in;
+      this.length = length;
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+      if (read >= length) {
+        return -1;
+      }
+      int want = (int) Math.min(dst.remaining(), length - read);
+      if (buf == null || buf.length < want) {
+        buf = new byte[Math.max(want, 8192)];
+      }
+      int n;
+      try {
+        n = in.read(buf, 0, want);
+      } catch (SocketTimeoutException e) {
+        throw new SourceException.StalledException(
+            uri,
+            "stalled: no data for "
+                + options.stallTimeout().toSeconds()
+                + " s after "
+                + read
+                + " of "
+                + length
+                + " bytes",
+            e);
+      } catch (ConnectionClosedException e) {
+        throw new SourceException.BodyLengthException(
+            uri, "body ended after " + read + " of " + length + " bytes", e);
+      } catch (IOException e) {
+        throw new SourceException.ConnectionException(
+            uri, "connection failed after " + read + " of " + length + " bytes: " + describe(e), e);
+      }
+      if (n < 0) {
+        throw new SourceException.BodyLengthException(
+            uri, "body ended after " + read + " of " + length + " bytes", null);
+      }
+      dst.put(buf, 0, n);
+      read += n;
+      if (read == length && in.read() != -1) {
+        throw new SourceException.BodyLengthException(
+            uri, "server sent more than the " + length + " requested bytes", null);
+      }
+      return n;
+    }
+
+    @Override
+    public boolean isOpen() {
+      return open;
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (!open || response == null) {
+        open = false;
+        return;
+      }
+      open = false;
+      long left = length - read;
+      if (left > 0 && left <= DRAIN_LIMIT && Thread.currentThread() == reader) {
+        try {
+          in.skipNBytes(left);
+          in.close();
+          response.close();
+          return;
+        } catch (IOException e) {
+          // fall through and drop the connection
+        }
+      }
+      if (left > 0) {
+        get.cancel();
+      }
+      try {
+        in.close();
+      } catch (IOException e) {
+        // the connection is dropped anyway
+      }
+      response.close();
+    }
+  }
+}

@@ -1,0 +1,31 @@
+package org.braid.coalloc;
+
+/** One flow fetching a block from {@code from}; {@code pos} is guarded by the block's monitor. */
+final class Lease {
+  final Block block;
+  final Flow flow;
+  final long from;
+  final boolean duplicate;
+  final long startNanos;
+  long pos;
+  long firstByteNanos = -1;
+  long written;
+  long received;
+  volatile String cancelReason;
+
+  Lease(Block block, Flow flow, long from, boolean duplicate, long startNanos) {
+    this.block = block;
+    this.flow = flow;
+    this.from = from;
+    this.pos = from;
+    this.duplicate = duplicate;
+    this.startNanos = startNanos;
+  }
+
+  /** The end the request asks for when it starts (the block may shrink later). */
+  long requestEnd() {
+    synchronized (block) {
+      return block.end;
+    }
+  }
+}

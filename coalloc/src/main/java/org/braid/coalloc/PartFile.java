@@ -1,0 +1,256 @@
+package org.braid.coalloc;
+
+import java.io.BufferedWriter;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.Adler32;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The output being written: {@code OUT.part}, preallocated to the full size and written with
+ * positional writes, and {@code OUT.braid-ctl}, which records the verified byte ranges so that a
+ * later run resumes. The final name appears only after {@link #commit}. Writes are thread-safe
+ * (FileChannel positional writes); checkpoints are serialised.
+ */
+final class PartFile implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(PartFile.class);
+  private static final String MAGIC = "braid-ctl 1";
+
+  final Path out;
+  final Path part;
+  final Path ctl;
+  private final long size;
+  private final Map<URI, Validators> validators;
+  private final FileChannel ch;
+  private final RangeSet resumed;
+
+  private PartFile(Path out, long size, Map<URI, Validators> validators, boolean resume)
+      throws IOException {
+    this.out = out;
+    this.part = out.resolveSibling(out.getFileName() + ".part");
+    this.ctl = out.resolveSibling(out.getFileName() + ".braid-ctl");
+    this.size = size;
+    this.validators = new LinkedHashMap<>(validators);
+    RangeSet prior = resume ? readControl() : null;
+    if (prior == null) {
+      Files.deleteIfExists(ctl);
+      Files.deleteIfExists(part);
+      prior = new RangeSet();
+    }
+    this.resumed = prior;
+    this.ch =
+        FileChannel.open(
+            part, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    if (ch.size() != size) {
+      ch.truncate(Math.min(ch.size(), size));
+      if (size > 0) {
+        // preallocate: extend to the full size so positional writes never grow the file
+        ch.write(ByteBuffer.allocate(1), size - 1);
+      }
+    }
+  }
+
+  /** Opens the part file, resuming from the control file when it matches this download. */
+  static PartFile open(Path out, long size, Map<URI, Validators> validators, boolean resume)
+      throws IOException {
+    Path dir = out.toAbsolutePath().getParent();
+    if (dir != null && !Files.isDirectory(dir)) {
+      throw new NoSuchFileException(dir.toString(), null, "output directory does not exist");
+    }
+    return new PartFile(out, size, validators, resume);
+  }
+
+  /** Byte ranges already verified by an earlier run. */
+  RangeSet resumed() {
+    return resumed;
+  }
+
+  void write(ByteBuffer src, long position) throws IOException {
+    long pos = position;
+    while (src.hasRemaining()) {
+      pos += ch.write(src, pos);
+    }
+  }
+
+  /** Flushes data to disk, then records the given committed ranges atomically. */
+  synchronized void checkpoint(RangeSet committed) throws IOException {
+    ch.force(false);
+    Path tmp = ctl.resolveSibling(ctl.getFileName() + ".tmp");
+    try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+      w.write(MAGIC + "\n");
+      w.write("size\t" + size + "\n");
+      for (Map.Entry<URI, Validators> e : validators.entrySet()) {
+        w.write(
+            "replica\t"
+                + e.getKey()
+                + "\t"
+                + dash(e.getValue().etag())
+                + "\t"
+                + dash(e.getValue().lastModified())
+                + "\n");
+      }
+      for (long[] r : committed.list()) {
+        w.write("done\t" + r[0] + "\t" + r[1] + "\n");
+      }
+    }
+    try {
+      Files.move(tmp, ctl, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(tmp, ctl, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
+  private static String dash(String s) {
+    return s == null ? "-" : s.replace('\t', ' ').replace('\n', ' ');
+  }
+
+  private RangeSet readControl() throws IOException {
+    if (!Files.exists(ctl) || !Files.exists(part)) {
+      return null;
+    }
+    List<String> lines = Files.readAllLines(ctl, StandardCharsets.UTF_8);
+    if (lines.isEmpty() || !lines.get(0).equals(MAGIC)) {
+      LOG.warn("{}: not a braid control file, starting over", ctl);
+      return null;
+    }
+    RangeSet done = new RangeSet();
+    boolean common = false;
+    try {
+      for (String line : lines.subList(1, lines.size())) {
+        String[] f = line.split("\t", -1);
+        switch (f[0]) {
+          case "size":
+            if (Long.parseLong(f[1]) != size) {
+              LOG.warn("{}: file size changed from {} to {}, starting over", ctl, f[1], size);
+              return null;
+            }
+            break;
+          case "replica":
+            Validators now = validators.get(URI.create(f[1]));
+            Validators then = new Validators(size, undash(f[2]), undash(f[3]));
+            if (now != null && !now.sameVersion(then)) {
+              LOG.warn("{}: {} now serves a different version, starting over", ctl, f[1]);
+              return null;
+            }
+            common |= now != null;
+            break;
+          case "done":
+            long s = Long.parseLong(f[1]);
+            long e = Long.parseLong(f[2]);
+            if (s < 0 || e > size || s > e) {
+              throw new NumberFormatException("range " + s + "-" + e + " outside 0-" + size);
+            }
+            done.add(s, e);
+            break;
+          default:
+            break;
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("{}: damaged control file ({}), starting over", ctl, e.getMessage());
+      return null;
+    }
+    if (!common) {
+      LOG.warn("{}: written from other replicas than these, starting over", ctl);
+      return null;
+    }
+    if (Files.size(part) != size) {
+      LOG.warn("{}: part file has the wrong size, starting over", part);
+      return null;
+    }
+    return done;
+  }
+
+  private static String undash(String s) {
+    return s.equals("-") ? null : s;
+  }
+
+  /**
+   * Reads the whole file back once with a fixed buffer and returns the hex digests of the given
+   * algorithms (names as in {@link Checksum}).
+   */
+  Map<String, String> digests(List<String> algorithms) throws IOException {
+    List<MessageDigest> mds = new ArrayList<>();
+    Adler32 adler = null;
+    List<String> mdNames = new ArrayList<>();
+    for (String a : algorithms) {
+      if (a.equals("adler32")) {
+        adler = new Adler32();
+      } else {
+        try {
+          mds.add(MessageDigest.getInstance(a.toUpperCase(java.util.Locale.ROOT)));
+          mdNames.add(a);
+        } catch (NoSuchAlgorithmException e) {
+          throw new IllegalStateException(a, e);
+        }
+      }
+    }
+    ByteBuffer buf = ByteBuffer.allocate(1 << 20);
+    long pos = 0;
+    while (pos < size) {
+      buf.clear();
+      int n = ch.read(buf, pos);
+      if (n < 0) {
+        throw new IOException(part + " is shorter than " + size + " bytes");
+      }
+      buf.flip();
+      for (MessageDigest md : mds) {
+        md.update(buf.duplicate());
+      }
+      if (adler != null) {
+        adler.update(buf.duplicate());
+      }
+      pos += n;
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    for (int i = 0; i < mds.size(); i++) {
+      out.put(mdNames.get(i), HexFormat.of().formatHex(mds.get(i).digest()));
+    }
+    if (adler != null) {
+      out.put("adler32", String.format("%08x", adler.getValue()));
+    }
+    return out;
+  }
+
+  /** Closes the part file and gives it its final name; deletes the control file. */
+  void commit() throws IOException {
+    ch.force(true);
+    ch.close();
+    try {
+      Files.move(part, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(part, out, StandardCopyOption.REPLACE_EXISTING);
+    }
+    Files.deleteIfExists(ctl);
+  }
+
+  /** Throws away the part and control files (the data is known to be bad). */
+  void discard() throws IOException {
+    ch.close();
+    Files.deleteIfExists(part);
+    Files.deleteIfExists(ctl);
+  }
+
+  @Override
+  public void close() throws IOException {
+    ch.close();
+  }
+}

@@ -1,0 +1,68 @@
+package org.braid.coalloc;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.channels.ReadableByteChannel;
+
+/**
+ * One replica that can deliver any byte range of the file. Implementations are thread-safe: a
+ * download opens several ranges of the same source at once, one per connection.
+ *
+ * <p>Every channel returned by {@link #open} delivers exactly the requested bytes: it throws a
+ * {@link SourceException} rather than return fewer or more, and it checks that the response
+ * belongs to the version of the file given by {@link #probe}.
+ */
+public interface RangeSource extends Closeable {
+
+  /** The replica's URL. */
+  URI uri();
+
+  /** The protocol name used in the journal: {@code http}, {@code https}, {@code file}, ... */
+  default String protocol() {
+    return uri().getScheme().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /**
+   * Asks the replica for its size and validators. Later {@link #open} calls check their
+   * responses against the answer.
+   *
+   * @throws SourceException if the replica cannot be reached or does not support ranges
+   * @throws IOException on other I/O failures
+   */
+  Validators probe() throws IOException;
+
+  /**
+   * Opens the byte range {@code [offset, offset + length)}. Closing the channel before its end
+   * abandons the rest of the range.
+   *
+   * @throws IllegalArgumentException if offset or length is negative
+   * @throws SourceException if the replica fails or answers wrongly
+   * @throws IOException on other I/O failures
+   */
+  ReadableByteChannel open(long offset, long length) throws IOException;
+
+  /**
+   * Opens a source for the URL: {@code http}, {@code https}, {@code gsiftp}, {@code ftp} and
+   * {@code file} are supported.
+   *
+   * @throws IllegalArgumentException if the scheme is not supported
+   */
+  static RangeSource of(URI uri, SourceOptions options) {
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+    switch (scheme) {
+      case "http":
+      case "https":
+        return new HttpRangeSource(uri, options);
+      case "file":
+        return new FileRangeSource(uri);
+      case "gsiftp":
+      case "ftp":
+        return new GridFtpRangeSource(uri, options);
+      default:
+        throw new IllegalArgumentException(
+            "unsupported URL scheme '" + scheme + "' in " + uri
+                + " (use http, https, gsiftp, ftp or file)");
+    }
+  }
+}

@@ -1,0 +1,23 @@
+package org.braid.coalloc;
+
+import java.net.URI;
+
+/** Scheduler state of one replica; guarded by the scheduler's lock. */
+final class Replica {
+  final int index;
+  final URI uri;
+  /** Predicted bytes per second, or 0 when unknown. */
+  final double predictedRate;
+
+  boolean dropped;
+  String dropReason;
+  int consecutiveFailures;
+  int failures;
+  long backoffUntilNanos;
+
+  Replica(int index, URI uri, double predictedRate) {
+    this.index = index;
+    this.uri = uri;
+    this.predictedRate = predictedRate;
+  }
+}

@@ -1,0 +1,164 @@
+package org.braid.coalloc;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How range sources connect: timeouts, credentials and trust. Immutable; build with {@link
+ * #builder()}. {@link #DEFAULT} has the defaults listed on each builder method.
+ */
+public final class SourceOptions {
+  /** The defaults. */
+  public static final SourceOptions DEFAULT = builder().build();
+
+  private final Duration connectTimeout;
+  private final Duration stallTimeout;
+  private final int connectionsPerSource;
+  private final String bearerToken;
+  private final Path clientCertificate;
+  private final String clientCertificatePassword;
+  private final Path caBundle;
+  private final String userAgent;
+
+  private SourceOptions(Builder b) {
+    this.connectTimeout = b.connectTimeout;
+    this.stallTimeout = b.stallTimeout;
+    this.connectionsPerSource = b.connectionsPerSource;
+    this.bearerToken = b.bearerToken;
+    this.clientCertificate = b.clientCertificate;
+    this.clientCertificatePassword = b.clientCertificatePassword;
+    this.caBundle = b.caBundle;
+    this.userAgent = b.userAgent;
+  }
+
+  /** A builder starting from the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Time allowed to open a connection. */
+  public Duration connectTimeout() {
+    return connectTimeout;
+  }
+
+  /** Longest time without a byte before a transfer counts as stalled. */
+  public Duration stallTimeout() {
+    return stallTimeout;
+  }
+
+  /** Connections opened to each source. */
+  public int connectionsPerSource() {
+    return connectionsPerSource;
+  }
+
+  /** The bearer token sent as {@code Authorization: Bearer ...}, or null. */
+  public String bearerToken() {
+    return bearerToken;
+  }
+
+  /** A PKCS#12 file with the client certificate and key, or null. */
+  public Path clientCertificate() {
+    return clientCertificate;
+  }
+
+  /** The password of {@link #clientCertificate()}, or null for none. */
+  public String clientCertificatePassword() {
+    return clientCertificatePassword;
+  }
+
+  /** A PEM file of CA certificates trusted instead of the system's, or null. */
+  public Path caBundle() {
+    return caBundle;
+  }
+
+  /** The User-Agent header. */
+  public String userAgent() {
+    return userAgent;
+  }
+
+  /** Builds {@link SourceOptions}. Not thread-safe. */
+  public static final class Builder {
+    private Duration connectTimeout = Duration.ofSeconds(10);
+    private Duration stallTimeout = Duration.ofSeconds(30);
+    private int connectionsPerSource = 1;
+    private String bearerToken;
+    private Path clientCertificate;
+    private String clientCertificatePassword;
+    private Path caBundle;
+    private String userAgent = "braid/0.1";
+
+    private Builder() {}
+
+    /**
+     * Time allowed to open a connection. Default: 10 s.
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder connectTimeout(Duration d) {
+      this.connectTimeout = positive(d, "connect timeout");
+      return this;
+    }
+
+    /**
+     * Longest time without a byte before a transfer is abandoned as stalled. Default: 30 s.
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder stallTimeout(Duration d) {
+      this.stallTimeout = positive(d, "stall timeout");
+      return this;
+    }
+
+    /**
+     * Connections per source (each fetches its own blocks). Default: 1.
+     *
+     * @throws IllegalArgumentException if not in 1..16
+     */
+    public Builder connectionsPerSource(int n) {
+      if (n < 1 || n > 16) {
+        throw new IllegalArgumentException("connections per source must be in 1..16: " + n);
+      }
+      this.connectionsPerSource = n;
+      return this;
+    }
+
+    /** Sends {@code Authorization: Bearer TOKEN} to HTTP(S) sources. Default: none. */
+    public Builder bearerToken(String token) {
+      this.bearerToken = token;
+      return this;
+    }
+
+    /** Uses the client certificate in a PKCS#12 file for HTTPS. Default: none. */
+    public Builder clientCertificate(Path pkcs12, String password) {
+      this.clientCertificate = pkcs12;
+      this.clientCertificatePassword = password;
+      return this;
+    }
+
+    /** Trusts the CA certificates in this PEM file instead of the system's. Default: system. */
+    public Builder caBundle(Path pem) {
+      this.caBundle = pem;
+      return this;
+    }
+
+    /** The User-Agent header. Default: {@code braid/0.1}. */
+    public Builder userAgent(String ua) {
+      this.userAgent = Objects.requireNonNull(ua, "userAgent");
+      return this;
+    }
+
+    /** Builds the options. */
+    public SourceOptions build() {
+      return new SourceOptions(this);
+    }
+
+    private static Duration positive(Duration d, String what) {
+      Objects.requireNonNull(d, what);
+      if (d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException(what + " must be positive: " + d);
+      }
+      return d;
+    }
+  }
+}

@@ -1,0 +1,39 @@
+package org.braid.coalloc;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.braid.coalloc.mirror.Mirror;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DownloadSchemesTest {
+  @TempDir Path dir;
+
+  @Test
+  void download_everyScheme_yieldsIdenticalFile() throws Exception {
+    Path src = TestFiles.random(dir, "data.bin", 8_000_000, 1);
+    try (Mirror a = Mirror.builder(src).rate(8e6).start();
+        Mirror b = Mirror.builder(src).rate(4e6).start();
+        Mirror c = Mirror.builder(src).rate(1e6).start()) {
+      for (String s : List.of("adaptive", "single", "brute", "conservative", "aggressive")) {
+        Path out = dir.resolve("out-" + s);
+
+        DownloadReport r =
+            Download.builder()
+                .sources(List.of(a.uri(), b.uri(), c.uri()))
+                .output(out)
+                .scheme(Scheme.parse(s, 5))
+                .journal(dir.resolve("journal.jsonl"))
+                .build()
+                .run();
+
+        assertArrayEquals(Files.readAllBytes(src), Files.readAllBytes(out), s);
+        assertEquals(8_000_000, r.bytes());
+      }
+    }
+  }
+}
