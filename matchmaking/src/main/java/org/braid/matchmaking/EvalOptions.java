@@ -12,11 +12,14 @@ import java.util.Objects;
  * @param maxNesting how deeply evaluation may recurse in total (operators, calls and references
  *     together) before it gives up with error, so deep input can never overflow the stack.
  *     Default: 2000.
+ * @param maxSteps how many expression nodes one evaluation may visit before it gives up with
+ *     error, so that expressions that refer to the same attributes over and over (where
+ *     HTCondor's own library would run for hours) stay bounded. Default: 10,000,000.
  */
-public record EvalOptions(InstantSource clock, int maxReferenceDepth, int maxNesting) {
+public record EvalOptions(InstantSource clock, int maxReferenceDepth, int maxNesting, long maxSteps) {
 
   /** The system clock and the default limits. */
-  public static final EvalOptions DEFAULT = new EvalOptions(InstantSource.system(), 200, 2000);
+  public static final EvalOptions DEFAULT = new EvalOptions(InstantSource.system(), 200, 2000, 10_000_000L);
 
   /**
    * Checks the arguments.
@@ -33,10 +36,13 @@ public record EvalOptions(InstantSource clock, int maxReferenceDepth, int maxNes
     if (maxNesting <= 0) {
       throw new IllegalArgumentException("maxNesting must be positive: " + maxNesting);
     }
+    if (maxSteps <= 0) {
+      throw new IllegalArgumentException("maxSteps must be positive: " + maxSteps);
+    }
   }
 
   /** These options with the given clock. */
   public EvalOptions withClock(InstantSource c) {
-    return new EvalOptions(c, maxReferenceDepth, maxNesting);
+    return new EvalOptions(c, maxReferenceDepth, maxNesting, maxSteps);
   }
 }

@@ -10,9 +10,10 @@ import org.braid.matchmaking.Expr.BinaryOp;
  * Walks an expression tree and computes its value, with HTCondor's semantics: strict
  * new-ClassAd scoping, lazy lists and ads, undefined and error as values.
  *
- * <p>One instance is one evaluation (HTCondor's EvalState): it remembers the value of every
- * attribute expression it has followed, and an attribute met again while still being evaluated
- * (a reference cycle) reads as undefined, as in HTCondor. Not thread-safe; cheap to create.
+ * <p>One instance is one evaluation (HTCondor's EvalState): it marks the attributes it is in the
+ * middle of evaluating, and an attribute met again while still being evaluated (a reference
+ * cycle) reads as undefined, as in HTCondor. Finished values are not remembered (HTCondor does
+ * not either), so a step budget bounds the work. Not thread-safe; cheap to create.
  */
 final class Evaluator {
 
@@ -36,9 +37,10 @@ final class Evaluator {
 
   final EvalOptions options;
   final Env root;
-  // Keyed by the identity of the attribute's expression and of the ad it was found in, so a
-  // tree shared between ads (built programmatically) is remembered once per ad.
+  // Attributes being evaluated, keyed by the identity of the attribute's expression and of the
+  // ad it was found in (a tree shared between ads is tracked once per ad).
   private HashMap<Key, Value> memo; // created on the first attribute followed
+  private long steps;
 
   private static final class Key {
     final Expr expr;
@@ -72,6 +74,10 @@ final class Evaluator {
     if (++nesting > options.maxNesting()) {
       nesting--;
       throw new Failure("evaluation nested deeper than " + options.maxNesting());
+    }
+    if (++steps > options.maxSteps()) {
+      nesting--;
+      throw new Failure("evaluation took more than " + options.maxSteps() + " steps");
     }
     try {
       return evalNode(e, env);
@@ -199,6 +205,7 @@ final class Evaluator {
       Env scope = new Env(ad.ad(), ad.parent);
       Evaluator fresh = new Evaluator(scope.top(), options);
       fresh.nesting = nesting;
+      fresh.steps = steps;
       return fresh.eval(found, scope);
     }
     if (base instanceof Value.ListValue list && idx instanceof Value.IntegerValue i) {
@@ -298,9 +305,8 @@ final class Evaluator {
       memo = new HashMap<>(8);
     }
     Key key = new Key(found, scope.ad);
-    Value cached = memo.get(key);
-    if (cached != null) {
-      return cached == IN_PROGRESS ? Value.UNDEFINED : cached;
+    if (memo.containsKey(key)) {
+      return Value.UNDEFINED; // a reference cycle
     }
     if (refDepth >= options.maxReferenceDepth()) {
       throw new Failure("attribute references nested deeper than " + options.maxReferenceDepth());
@@ -308,11 +314,10 @@ final class Evaluator {
     memo.put(key, IN_PROGRESS);
     refDepth++;
     try {
-      Value v = eval(found, scope);
-      memo.put(key, v);
-      return v;
+      return eval(found, scope);
     } finally {
       refDepth--;
+      memo.remove(key);
     }
   }
 
@@ -323,6 +328,7 @@ final class Evaluator {
       Evaluator fresh = new Evaluator(root, options);
       fresh.nesting = nesting;
       fresh.refDepth = refDepth;
+      fresh.steps = steps;
       if (memo != null) {
         // attributes still being evaluated stay visible (cycles)
         fresh.memo = new HashMap<>(memo);

@@ -122,6 +122,18 @@ class SemanticsTest {
     assertEquals(Value.of(200L), ad.evaluate("a199"));
   }
 
+  @Test
+  void exponentialReferences_giveErrorInsteadOfRunningForHours() throws Exception {
+    StringBuilder sb = new StringBuilder("[ a0 = 1; ");
+    for (int i = 1; i <= 60; i++) {
+      sb.append('a').append(i).append(" = a").append(i - 1).append(" + a").append(i - 1).append("; ");
+    }
+    ClassAd ad = ClassAds.parse(sb.append("r = a60 ]").toString());
+    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+        java.time.Duration.ofSeconds(30), () -> assertEquals(Value.ERROR, ad.evaluate("r")));
+    assertEquals(Value.of(1024L), ad.evaluate("a10"));
+  }
+
   @ParameterizedTest(name = "{0} => {1}")
   @CsvSource(
       delimiterString = " => ",
