@@ -93,6 +93,28 @@ class FaultInjectionTest {
   }
 
   @Test
+  @org.junit.jupiter.api.Timeout(30)
+  void mirrorSendsHeadersThenNothing_adaptiveTakesItsBlockLongBeforeTheStallTimeout()
+      throws Exception {
+    try (Mirror silent = bad(Fault.STALL, 1, 0);
+        Mirror a = good(4e6)) {
+      DownloadReport r =
+          Download.builder()
+              .sources(List.of(silent.uri(), a.uri()))
+              .output(out)
+              .journal(null)
+              .sourceOptions(SourceOptions.builder().stallTimeout(Duration.ofSeconds(120)).build())
+              .build()
+              .run();
+      assertIdentical();
+      // the silent replica was never timed out: its range was taken over
+      assertEquals(0, r.replicas().get(0).bytes());
+      assertEquals(0, r.replicas().get(0).failures());
+      assertEquals(SIZE, r.replicas().get(1).bytes());
+    }
+  }
+
+  @Test
   void mirrorStalls_staticScheme_stallTimeoutReturnsRangeToPool() throws Exception {
     try (Mirror stalling = bad(Fault.STALL, 300_000, 4e6);
         Mirror a = good(3e6)) {
