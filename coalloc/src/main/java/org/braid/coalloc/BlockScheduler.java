@@ -218,6 +218,9 @@ final class BlockScheduler {
       if (want <= 0) {
         return null;
       }
+      if (free.firstLength() - want < policy.absorbBelow(f)) {
+        want = free.firstLength(); // leave no sliver that would cost a request of its own
+      }
       long[] t = free.takeFirst(want);
       return newLease(f, t[0], t[1], now);
     }
