@@ -64,6 +64,8 @@ public final class Mirror implements Closeable {
   private final long faultAfter;
   private final HttpServer server;
   private final String bearer;
+  private final URI redirect;
+  private volatile String lastAuthorization;
   private final ExecutorService pool;
   private final CountDownLatch closed = new CountDownLatch(1);
   private final AtomicLong served = new AtomicLong();
@@ -88,6 +90,7 @@ public final class Mirror implements Closeable {
     this.faultAfter = b.faultAfter;
     this.rate = b.rate;
     this.bearer = b.bearer;
+    this.redirect = b.redirect;
     InetSocketAddress addr = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
     if (b.tls != null) {
       HttpsServer https = HttpsServer.create(addr, 64);
@@ -144,6 +147,11 @@ public final class Mirror implements Closeable {
     return requests.get();
   }
 
+  /** The Authorization header of the latest request, or null. */
+  public String lastAuthorization() {
+    return lastAuthorization;
+  }
+
   /** Changes the rate limit (bytes per second, 0 for none) while running. */
   public void setRate(double bytesPerSecond) {
     this.rate = bytesPerSecond;
@@ -161,6 +169,12 @@ public final class Mirror implements Closeable {
     requests.incrementAndGet();
     try (ex) {
       if (dead) {
+        return;
+      }
+      lastAuthorization = ex.getRequestHeaders().getFirst("Authorization");
+      if (redirect != null) {
+        ex.getResponseHeaders().set("Location", redirect.toString());
+        ex.sendResponseHeaders(302, -1);
         return;
       }
       if (bearer != null
@@ -295,6 +309,7 @@ public final class Mirror implements Closeable {
     private Fault fault = Fault.NONE;
     private long faultAfter;
     private String bearer;
+    private URI redirect;
     private SSLContext tls;
     private boolean needClientAuth;
 
@@ -324,6 +339,12 @@ public final class Mirror implements Closeable {
     /** Bytes served (for DIE, STALL, ERROR_503) or the file offset (CORRUPT) of the fault. */
     public Builder faultAfter(long bytes) {
       this.faultAfter = bytes;
+      return this;
+    }
+
+    /** Answers every request with a 302 redirect to this URL. */
+    public Builder redirectTo(URI target) {
+      this.redirect = Objects.requireNonNull(target, "target");
       return this;
     }
 
