@@ -383,7 +383,7 @@ public final class HttpRangeSource implements RangeSource {
       read += n;
       if (read == length && in.read() != -1) {
         throw new SourceException.BodyLengthException(
-            uri, "server sent more than the " + length + " requested bytes", null);
+            uri, "server sent more than the " + length + " requested bytes", true);
       }
       return n;
     }

@@ -159,6 +159,21 @@ class FaultInjectionTest {
   }
 
   @Test
+  void mirrorSendsLongerBodyThanAsked_outputIntact() throws Exception {
+    try (Mirror liar = bad(Fault.LONG_BODY, 400_000, 4e6);
+        Mirror a = good(2e6)) {
+      DownloadReport r = download(Scheme.conservative(10), List.of(), liar.uri(), a.uri());
+      assertIdentical();
+      assertTrue(r.replicas().get(0).dropped().endsWith(
+          "server sent more than the 400000 requested bytes"), r.replicas().get(0).dropped());
+      assertTrue(
+          r.events().stream()
+              .anyMatch(e -> e.result().contains("server sent more than the 400000 requested bytes")),
+          r.events().toString());
+    }
+  }
+
+  @Test
   void mirrorAnswers503_backsOffAndRetries() throws Exception {
     try (Mirror flaky = bad(Fault.ERROR_503, 0, 0)) {
       // the probe itself gets 503: a single flaky replica cannot be used

@@ -53,7 +53,12 @@ public final class Mirror implements Closeable {
     /** Stop sending after {@link Builder#faultAfter} bytes, keeping connections open. */
     STALL,
     /** Answer 503 to the first three requests after {@link Builder#faultAfter} bytes. */
-    ERROR_503
+    ERROR_503,
+    /**
+     * After {@code faultAfter} bytes, send range answers chunked (no Content-Length) with 100
+     * bytes more than asked for.
+     */
+    LONG_BODY
   }
 
   private final Path file;
@@ -223,6 +228,11 @@ public final class Mirror implements Closeable {
         h.set("Content-Range", "bytes " + shown + "-" + (shown + length - 1) + "/" + size);
       }
       boolean head = "HEAD".equals(ex.getRequestMethod());
+      if (fault == Fault.LONG_BODY && faulty && partial && !head) {
+        ex.sendResponseHeaders(206, 0); // chunked
+        body(ex.getResponseBody(), first, Math.min(length + 100, size - first));
+        return;
+      }
       ex.sendResponseHeaders(partial ? 206 : 200, head ? -1 : (length == 0 ? -1 : length));
       if (!head) {
         body(ex.getResponseBody(), first, length);
