@@ -89,51 +89,23 @@ final class SizeAware implements Predictor {
 
       private double timeLinear(double s, double mean) {
         // time in seconds against size in MB keeps the sums well scaled
-        double sx = 0;
-        double sy = 0;
-        double sxx = 0;
-        double sxy = 0;
+        LeastSquares fit = new LeastSquares();
         for (int i = 0; i < n; i++) {
-          double x = sizes[i] / 1e6;
-          double y = sizes[i] / Math.max(bw[i], 1e-9);
-          sx += x;
-          sy += y;
-          sxx += x * x;
-          sxy += x * y;
+          fit.add(sizes[i] / 1e6, sizes[i] / Math.max(bw[i], 1e-9));
         }
-        double mx = sx / n;
-        double my = sy / n;
-        double vx = sxx - n * mx * mx;
-        if (n < 3 || !(vx > 1e-9 * Math.max(1, sxx))) {
+        if (!fit.determined()) {
           return mean;
         }
-        double b = (sxy - n * mx * my) / vx;
-        double a = my - b * mx;
-        double time = a + b * s / 1e6;
+        double time = fit.at(s / 1e6);
         return time > 0 ? s / time : mean;
       }
 
       private double logLog(double s, double mean) {
-        double sx = 0;
-        double sy = 0;
-        double sxx = 0;
-        double sxy = 0;
+        LeastSquares fit = new LeastSquares();
         for (int i = 0; i < n; i++) {
-          double x = logSize[i];
-          double y = Math.log(Math.max(bw[i], 1e-9));
-          sx += x;
-          sy += y;
-          sxx += x * x;
-          sxy += x * y;
+          fit.add(logSize[i], Math.log(Math.max(bw[i], 1e-9)));
         }
-        double mx = sx / n;
-        double my = sy / n;
-        double vx = sxx - n * mx * mx;
-        if (n < 3 || !(vx > 1e-9 * Math.max(1, sxx))) {
-          return Math.exp(my);
-        }
-        double b = (sxy - n * mx * my) / vx;
-        return Math.exp(my + b * (Math.log(s) - mx));
+        return Math.exp(fit.determined() ? fit.at(Math.log(s)) : fit.meanY());
       }
 
       private double nearest(double ls) {
