@@ -1,0 +1,87 @@
+package org.braid.broker;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Canned HTTP answers and a silent socket on 127.0.0.1 for discovery tests. */
+final class FakeServers implements AutoCloseable {
+
+  private final List<HttpServer> servers = new ArrayList<>();
+  private final List<ServerSocket> silent = new ArrayList<>();
+  private final List<Socket> held = new ArrayList<>();
+
+  /** A server answering every GET with this status and body; hits counts requests. */
+  URI answering(int status, byte[] body, AtomicInteger hits) throws IOException {
+    HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    s.createContext("/", ex -> {
+      if (hits != null) {
+        hits.incrementAndGet();
+      }
+      ex.getResponseHeaders().add("Content-Type", "application/json");
+      ex.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+      try (OutputStream o = ex.getResponseBody()) {
+        o.write(body);
+      }
+    });
+    s.start();
+    servers.add(s);
+    return URI.create("http://127.0.0.1:" + s.getAddress().getPort() + "/v1/ads");
+  }
+
+  URI answering(String body) throws IOException {
+    return answering(200, body.getBytes(StandardCharsets.UTF_8), null);
+  }
+
+  /** A server that accepts connections and never answers. */
+  URI silent() throws IOException {
+    ServerSocket ss = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    silent.add(ss);
+    Thread t = new Thread(() -> {
+      try {
+        while (true) {
+          Socket c = ss.accept();
+          synchronized (held) {
+            held.add(c);
+          }
+        }
+      } catch (IOException e) {
+        // closed
+      }
+    }, "silent-provider");
+    t.setDaemon(true);
+    t.start();
+    return URI.create("http://127.0.0.1:" + ss.getLocalPort() + "/v1/ads");
+  }
+
+  /** A port nothing listens on. */
+  static URI refused() throws IOException {
+    int port;
+    try (ServerSocket ss = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = ss.getLocalPort();
+    }
+    return URI.create("http://127.0.0.1:" + port + "/v1/ads");
+  }
+
+  @Override
+  public void close() throws IOException {
+    servers.forEach(s -> s.stop(0));
+    for (ServerSocket s : silent) {
+      s.close();
+    }
+    synchronized (held) {
+      for (Socket s : held) {
+        s.close();
+      }
+    }
+  }
+}
