@@ -72,6 +72,15 @@ public final class Broker implements AutoCloseable {
 
   private record Declared(double capacity, Set<String> hosts) {}
 
+  /** Storage ads built from cached provider answers, reused while the answer is the same object. */
+  private static final int MAX_CACHED_ADS = 200_000;
+
+  private record AdKey(Replica replica, long size) {}
+
+  private record CachedAd(ProviderAnswer answer, Object historyStamp, ClassAd ad, Forecast forecast, String source, String note) {}
+
+  private final Map<AdKey, CachedAd> adCache = new java.util.concurrent.ConcurrentHashMap<>();
+
   private Broker(Builder b) {
     this.clock = b.clock;
     this.discovery = new Discovery(b.connectTimeout, b.timeout, b.ttl, b.failureTtl, b.maxResponseBytes, b.clock);
@@ -156,11 +165,25 @@ public final class Broker implements AutoCloseable {
     List<Forecast> forecasts = new ArrayList<>(reps.size());
     List<String> sources = new ArrayList<>(reps.size());
     List<String> notes = new ArrayList<>(reps.size());
+    ClientHistory.View hv = history.view();
+    if (adCache.size() > MAX_CACHED_ADS) {
+      adCache.clear();
+    }
     for (int i = 0; i < reps.size(); i++) {
       Replica r = reps.get(i);
       ProviderAnswer a = answers.get(i);
+      AdKey key = new AdKey(r, request.size());
+      CachedAd c = adCache.get(key);
+      if (c != null && c.answer() == a && Objects.equals(c.historyStamp(), hv.stamp()) && hv.stamp() == null) {
+        // Without history the ad depends only on the provider's (cached) answer and the size.
+        ads.add(c.ad());
+        forecasts.add(c.forecast());
+        sources.add(c.source());
+        notes.add(c.note());
+        continue;
+      }
       Map<String, Object> provAd = a != null && a.ok() ? AdBuilder.pick(a.ads(), clientPeer) : null;
-      Forecast f = history.forecast(r, request.size(), now);
+      Forecast f = history.forecast(hv, r, request.size(), now);
       String source = "history";
       if (f == null) {
         f = AdBuilder.providerForecast(provAd, sc);
@@ -177,10 +200,12 @@ public final class Broker implements AutoCloseable {
       } else if (provAd == null) {
         note = "provider " + a.endpoint() + " published no ads";
       }
-      ads.add(AdBuilder.build(r, a, provAd, f, source, history.count(r)));
+      ClassAd ad = AdBuilder.build(r, a, provAd, f, source, ClientHistory.count(hv, r));
+      ads.add(ad);
       forecasts.add(f);
       sources.add(source);
       notes.add(note);
+      adCache.put(key, new CachedAd(a, hv.stamp(), ad, f, source, note));
     }
     ClassAd requestAd =
         ClassAd.builder()
@@ -337,9 +362,20 @@ public final class Broker implements AutoCloseable {
     return MinMin.schedule(jobs);
   }
 
-  /** Forgets every cached provider answer. */
+  /** Puts a provider answer into the cache (benchmarks and tests). */
+  void prime(ProviderAnswer a) {
+    discovery.prime(a);
+  }
+
+  /** Forgets every cached provider answer and storage ad. */
   public void clearCache() {
     discovery.clear();
+    adCache.clear();
+  }
+
+  /** Forgets the storage ads built from cached answers, keeping the answers (benchmarks). */
+  void clearAdCache() {
+    adCache.clear();
   }
 
   /** Releases the HTTP client. */

@@ -97,9 +97,18 @@ final class ClientHistory {
     return r.host().toLowerCase(Locale.ROOT) + ":" + port;
   }
 
+  /** The journal as read now: its version stamp (null without a journal) and flows by server. */
+  record View(Object stamp, Map<String, List<TransferRecord>> byServer) {}
+
+  /** The current view, re-reading the journal if it changed (one file-status call). */
+  synchronized View view() {
+    Map<String, List<TransferRecord>> m = flows();
+    return new View(stamp, m);
+  }
+
   /** The forecast from this client's history with the replica's server, or null with none. */
-  Forecast forecast(Replica r, long size, Instant at) {
-    List<TransferRecord> l = flows().get(serverKey(r));
+  Forecast forecast(View v, Replica r, long size, Instant at) {
+    List<TransferRecord> l = v.byServer().get(serverKey(r));
     if (l == null || l.isEmpty()) {
       return null;
     }
@@ -112,8 +121,8 @@ final class ClientHistory {
   }
 
   /** How many flows the journal holds for the replica's server. */
-  int count(Replica r) {
-    List<TransferRecord> l = flows().get(serverKey(r));
+  static int count(View v, Replica r) {
+    List<TransferRecord> l = v.byServer().get(serverKey(r));
     return l == null ? 0 : l.size();
   }
 }

@@ -161,6 +161,11 @@ final class Discovery implements AutoCloseable {
     return (m == null || m.isBlank() ? kind : kind + ": " + m).replace('\n', ' ');
   }
 
+  /** Puts an answer into the cache as if it had just been fetched (benchmarks, tests). */
+  void prime(ProviderAnswer a) {
+    cache.put(a.endpoint(), a);
+  }
+
   /** Drops every cached answer. */
   void clear() {
     cache.clear();
