@@ -282,12 +282,16 @@ public final class Broker implements AutoCloseable {
 
   private static List<Plan.Share> withBytes(List<Plan.Share> shares, long size) {
     List<Plan.Share> out = new ArrayList<>();
+    // Cumulative rounding: each share within one byte of fraction * size, summing to size.
     long given = 0;
+    double cum = 0;
     for (int i = 0; i < shares.size(); i++) {
       Plan.Share s = shares.get(i);
       long b = -1;
       if (size >= 0) {
-        b = i == shares.size() - 1 ? size - given : Math.min(size - given, Math.round(s.fraction() * size));
+        cum += s.fraction();
+        long upTo = i == shares.size() - 1 ? size : Math.min(size, Math.round(cum * size));
+        b = Math.max(0, upTo - given);
         given += b;
       }
       out.add(new Plan.Share(s.replica(), s.predictedRate(), s.fraction(), b));

@@ -118,11 +118,15 @@ public final class MinMin {
     }
     Map<String, Double> starts = new LinkedHashMap<>();
     Map<String, Long> shares = new LinkedHashMap<>();
+    // Cumulative rounding: every share is within one byte of its ideal, and they sum to the size.
     long assigned = 0;
+    double ideal = 0;
     for (int k = 0; k < used; k++) {
       String s = servers.get(k);
       double st = ready.getOrDefault(s, 0.0);
-      long b = k == used - 1 ? j.size() - assigned : Math.min(j.size() - assigned, Math.round(j.rates().get(s) * (t - st)));
+      ideal += j.rates().get(s) * (t - st);
+      long upTo = k == used - 1 ? j.size() : Math.min(j.size(), Math.round(ideal));
+      long b = Math.max(0, upTo - assigned);
       starts.put(s, st);
       shares.put(s, b);
       assigned += b;
