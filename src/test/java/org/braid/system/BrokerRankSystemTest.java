@@ -214,4 +214,14 @@ class BrokerRankSystemTest {
     assertEquals("braid: " + dir.resolve("nope.json") + ": no such file\n",
         run(2, List.of("rank", "--catalog", dir.resolve("nope.json").toString(), "x"))[1]);
   }
+
+  @Test
+  void braidRank_help_listsOptions() {
+    String out = run(0, List.of("rank", "--help"))[0];
+    assertTrue(out.startsWith("Usage: braid rank "), out);
+    for (String o : List.of("--metalink", "--catalog", "--requirements", "--rank", "--size", "--json", "--plan", "--provider", "--timeout")) {
+      assertTrue(out.contains(o), o);
+    }
+    assertTrue(run(0, List.of("--help"))[0].contains("rank"));
+  }
 }

@@ -265,4 +265,42 @@ class BrokerTest {
     assertThrows(IllegalArgumentException.class, () -> Broker.builder().timeout(Duration.ZERO));
     assertThrows(IllegalArgumentException.class, () -> Broker.builder().provider("h", URI.create("ftp://x/")));
   }
+
+  static String flowLine(String server, Instant s, double seconds, double rate) {
+    long bytes = (long) (rate * seconds);
+    return new JournalFlow("d", "http://" + server + "/f", server, "me", "/f", 0, bytes, bytes, s,
+        s.plusMillis((long) (seconds * 1000)), 1, "http", "ok").toJsonLine() + "\n";
+  }
+
+  @Test
+  void plan_learnsSharedBottleneckFromJournal_andLeavesTheRedundantReplicaOut() throws Exception {
+    // The journal: a alone 40 MB/s, b alone 30 MB/s, c alone 20 MB/s; a and b together only 40
+    // (shared uplink), a and c together 59 (independent).
+    Path j = dir.resolve("journal.jsonl");
+    Instant t = T0.minusSeconds(7200);
+    StringBuilder sb = new StringBuilder();
+    sb.append(flowLine("a.example:80", t, 10, 40e6));
+    sb.append(flowLine("b.example:80", t.plusSeconds(100), 10, 30e6));
+    sb.append(flowLine("c.example:80", t.plusSeconds(200), 10, 20e6));
+    sb.append(flowLine("a.example:80", t.plusSeconds(300), 10, 22e6));
+    sb.append(flowLine("b.example:80", t.plusSeconds(300), 10, 18e6));
+    sb.append(flowLine("a.example:80", t.plusSeconds(400), 10, 39e6));
+    sb.append(flowLine("c.example:80", t.plusSeconds(400), 10, 20e6));
+    Files.writeString(j, sb.toString());
+    URI pa = fake.answering("[" + ad(0, 40e6, 5) + "]");
+    URI pb = fake.answering("[" + ad(0, 30e6, 5) + "]");
+    URI pc = fake.answering("[" + ad(0, 20e6, 5) + "]");
+    // Too little history per server for a journal forecast (training size 15): the providers' forecasts rank.
+    Request req = Request.builder(List.of(rep("http://a.example/f", pa), rep("http://b.example/f", pb), rep("http://c.example/f", pc)))
+        .size(10_000_000).build();
+    try (Broker b = broker().journal(j).build()) {
+      Plan p = b.plan(req);
+      assertEquals("provider", p.ranking().get(0).forecastSource());
+      assertEquals(60e6, p.bound(), 1);
+      assertEquals(List.of("a.example", "c.example"), p.shares().stream().map(s -> s.replica().host()).toList());
+    }
+    try (Broker b = broker().journal(j).learnBottlenecks(false).build()) {
+      assertEquals(90e6, b.plan(req).bound(), 1);
+    }
+  }
 }
