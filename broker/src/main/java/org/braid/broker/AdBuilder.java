@@ -88,6 +88,7 @@ final class AdBuilder {
       b.set("provider", answer.endpoint().toString());
       if (answer.ok()) {
         b.set("RTT", answer.rtt().toNanos() / 1e9);
+        answer.loads().forEach((k, v) -> b.set(k, (double) v));
       }
     }
     if (provAd != null) {

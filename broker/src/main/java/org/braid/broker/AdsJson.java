@@ -60,6 +60,54 @@ final class AdsJson {
     return ads;
   }
 
+  /** The names of a {@code /v1/series} answer (a JSON array of strings), at most 10,000. */
+  static List<String> names(byte[] body) throws IOException {
+    List<String> out = new ArrayList<>();
+    try (JsonParser p = JSON.createParser(body)) {
+      if (p.nextToken() != JsonToken.START_ARRAY) {
+        throw new IOException("series list is not a JSON array");
+      }
+      JsonToken t;
+      while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+        if (t != JsonToken.VALUE_STRING || out.size() >= MAX_ADS) {
+          throw new IOException("series list holds something other than names, or too many");
+        }
+        out.add(p.getText());
+      }
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IOException("malformed JSON: " + e.getOriginalMessage().replace('\n', ' '));
+    }
+    return out;
+  }
+
+  /**
+   * The value of the last point of a {@code /v1/series/NAME} answer ({@code {series, points:
+   * [{time, value}]}}), or null when there is none or it is not a finite, non-negative number.
+   */
+  static Double lastValue(byte[] body) throws IOException {
+    Double last = null;
+    try (JsonParser p = JSON.createParser(body)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        throw new IOException("series answer is not a JSON object");
+      }
+      int depth = 1;
+      JsonToken t;
+      while (depth > 0 && (t = p.nextToken()) != null) {
+        if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
+          depth++;
+        } else if (t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY) {
+          depth--;
+        } else if (t.isNumeric() && "value".equals(p.currentName()) && depth == 3) {
+          double d = p.getDoubleValue();
+          last = Double.isFinite(d) && d >= 0 ? d : null;
+        }
+      }
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IOException("malformed JSON: " + e.getOriginalMessage().replace('\n', ' '));
+    }
+    return last;
+  }
+
   private static Map<String, Object> ad(JsonParser p, int index) throws IOException {
     Map<String, Object> ad = new LinkedHashMap<>();
     JsonToken t;

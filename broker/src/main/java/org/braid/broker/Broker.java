@@ -83,7 +83,7 @@ public final class Broker implements AutoCloseable {
 
   private Broker(Builder b) {
     this.clock = b.clock;
-    this.discovery = new Discovery(b.connectTimeout, b.timeout, b.ttl, b.failureTtl, b.maxResponseBytes, b.clock);
+    this.discovery = new Discovery(b.connectTimeout, b.timeout, b.ttl, b.failureTtl, b.maxResponseBytes, b.clock, b.loads, b.clientPeer);
     this.history = new ClientHistory(b.journal, b.forecaster);
     this.providers = Map.copyOf(b.providers);
     this.conventional = b.conventional;
@@ -406,8 +406,19 @@ public final class Broker implements AutoCloseable {
     private boolean learnBottlenecks = true;
     private double fraction = 0.95;
     private int maxSources = 8;
+    private boolean loads = true;
 
     private Builder() {}
+
+    /**
+     * Whether to fetch each provider's latest disk utilization ({@code DiskLoad}, percent) and, with
+     * {@link #clientPeer}, its network probe towards this client ({@code NetworkBandwidth}) from
+     * {@code /v1/series}, within the same timeout. Default: true.
+     */
+    public Builder loads(boolean on) {
+      this.loads = on;
+      return this;
+    }
 
     /** The clock for cache ages and forecast times. Default: the system clock. */
     public Builder clock(InstantSource clock) {

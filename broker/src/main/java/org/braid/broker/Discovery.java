@@ -13,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -24,6 +25,7 @@ import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
 import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
 import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManagerBuilder;
+import org.apache.hc.core5.concurrent.FutureCallback;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.HttpResponse;
 import org.apache.hc.core5.http.nio.support.AsyncRequestBuilder;
@@ -52,8 +54,14 @@ final class Discovery implements AutoCloseable {
   private final InstantSource clock;
   private final CloseableHttpAsyncClient client;
   private final Map<URI, ProviderAnswer> cache = new ConcurrentHashMap<>();
+  private final boolean loads;
+  private final String clientPeer;
 
-  Discovery(Duration connectTimeout, Duration timeout, Duration ttl, Duration failureTtl, long maxBytes, InstantSource clock) {
+  Discovery(
+      Duration connectTimeout, Duration timeout, Duration ttl, Duration failureTtl, long maxBytes,
+      InstantSource clock, boolean loads, String clientPeer) {
+    this.loads = loads;
+    this.clientPeer = clientPeer;
     this.timeout = timeout;
     this.ttl = ttl;
     this.failureTtl = failureTtl;
@@ -83,7 +91,9 @@ final class Discovery implements AutoCloseable {
   /** The answers for every endpoint, from the cache where fresh, else queried concurrently. */
   Map<URI, ProviderAnswer> fetch(Collection<URI> endpoints) {
     Map<URI, ProviderAnswer> out = new LinkedHashMap<>();
-    Map<URI, Future<Body>> pending = new LinkedHashMap<>();
+    Map<URI, CompletableFuture<ProviderAnswer>> pending = new LinkedHashMap<>();
+    List<CompletableFuture<Body>> inflight = java.util.Collections.synchronizedList(new ArrayList<>());
+    Map<URI, CompletableFuture<ProviderAnswer>> adsOnly = new ConcurrentHashMap<>();
     Instant now = clock.instant();
     long t0 = System.nanoTime();
     for (URI e : new LinkedHashSet<>(endpoints)) {
@@ -93,34 +103,25 @@ final class Discovery implements AutoCloseable {
         continue;
       }
       out.put(e, null);
-      try {
-        pending.put(
-            e,
-            client.execute(
-                AsyncRequestBuilder.get(e).addHeader("Accept", "application/json").build(),
-                new LimitedConsumer(maxBytes),
-                null));
-      } catch (RuntimeException ex) {
-        out.put(e, failure(e, "cannot query: " + ex.getMessage(), t0));
-      }
+      pending.put(e, query(e, t0, inflight, adsOnly));
     }
     long deadline = t0 + timeout.toNanos();
-    for (Map.Entry<URI, Future<Body>> p : pending.entrySet()) {
+    for (Map.Entry<URI, CompletableFuture<ProviderAnswer>> p : pending.entrySet()) {
       URI e = p.getKey();
       ProviderAnswer a;
       try {
-        Body b = p.getValue().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        a = answer(e, b, t0);
+        a = p.getValue().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
       } catch (TimeoutException ex) {
-        p.getValue().cancel(true);
-        a = failure(e, "no answer within " + timeout.toMillis() + " ms", t0);
+        // The ads may have arrived with only the probe values outstanding: keep the ads.
+        CompletableFuture<ProviderAnswer> ads = adsOnly.get(e);
+        ProviderAnswer got = ads != null && ads.isDone() && !ads.isCompletedExceptionally() ? ads.getNow(null) : null;
+        a = got != null ? got : failure(e, "no answer within " + timeout.toMillis() + " ms", t0);
       } catch (ExecutionException ex) {
         a = failure(e, reason(ex.getCause()), t0);
       } catch (CancellationException ex) {
         a = failure(e, "cancelled", t0);
       } catch (InterruptedException ex) {
         Thread.currentThread().interrupt();
-        p.getValue().cancel(true);
         a = failure(e, "interrupted", t0);
       }
       out.put(e, a);
@@ -129,7 +130,96 @@ final class Discovery implements AutoCloseable {
         LOG.debug("provider {}: {}", e, a.error());
       }
     }
+    // Whatever is still running (a silent provider, a slow series query) is abandoned now.
+    synchronized (inflight) {
+      inflight.forEach(f -> f.cancel(true));
+    }
     return out;
+  }
+
+  /** One provider: its ads, then (best effort, within the same deadline) its latest probe values. */
+  private CompletableFuture<ProviderAnswer> query(
+      URI e, long t0, List<CompletableFuture<Body>> inflight, Map<URI, CompletableFuture<ProviderAnswer>> adsOnly) {
+    CompletableFuture<ProviderAnswer> ads = get(e, inflight).thenApply(b -> answer(e, b, t0));
+    adsOnly.put(e, ads);
+    if (!loads || !e.getRawPath().endsWith("/v1/ads")) {
+      return ads;
+    }
+    return ads.thenCompose(a -> a.ok() ? loads(a, inflight) : CompletableFuture.completedFuture(a));
+  }
+
+  private CompletableFuture<ProviderAnswer> loads(ProviderAnswer a, List<CompletableFuture<Body>> inflight) {
+    URI base = a.endpoint();
+    return get(base.resolve("/v1/series"), inflight)
+        .thenCompose(b -> {
+          List<String> names;
+          try {
+            names = b.status == 200 ? AdsJson.names(b.bytes) : List.of();
+          } catch (IOException ex) {
+            names = List.of();
+          }
+          Map<String, String> wanted = new LinkedHashMap<>();
+          for (String n : names) {
+            if (n.matches("disk/[A-Za-z0-9_.-]+/util_percent") && !wanted.containsKey("DiskLoad")) {
+              wanted.put("DiskLoad", n);
+            }
+            if (clientPeer != null && n.equals("network/" + clientPeer + "/bandwidth")) {
+              wanted.put("NetworkBandwidth", n);
+            }
+          }
+          Map<String, Double> values = new ConcurrentHashMap<>();
+          List<CompletableFuture<Void>> parts = new ArrayList<>();
+          wanted.forEach((attr, name) ->
+              parts.add(get(base.resolve("/v1/series/" + name), inflight).handle((sb, ex) -> {
+                try {
+                  Double v = ex == null && sb.status == 200 ? AdsJson.lastValue(sb.bytes) : null;
+                  if (v != null) {
+                    values.put(attr, v);
+                  }
+                } catch (IOException ignored) {
+                  // a bad series leaves the load unknown; the ads stand
+                }
+                return null;
+              })));
+          return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(v -> a.withLoads(values));
+        })
+        .exceptionally(ex -> a);
+  }
+
+  /** An async GET with the size limit; cancelling the returned future cancels the request. */
+  private CompletableFuture<Body> get(URI u, List<CompletableFuture<Body>> inflight) {
+    CompletableFuture<Body> cf = new CompletableFuture<>();
+    inflight.add(cf);
+    try {
+      Future<Body> f =
+          client.execute(
+              AsyncRequestBuilder.get(u).addHeader("Accept", "application/json").build(),
+              new LimitedConsumer(maxBytes),
+              new FutureCallback<Body>() {
+                @Override
+                public void completed(Body b) {
+                  cf.complete(b);
+                }
+
+                @Override
+                public void failed(Exception ex) {
+                  cf.completeExceptionally(ex);
+                }
+
+                @Override
+                public void cancelled() {
+                  cf.cancel(false);
+                }
+              });
+      cf.whenComplete((b, ex) -> {
+        if (cf.isCancelled()) {
+          f.cancel(true);
+        }
+      });
+    } catch (RuntimeException ex) {
+      cf.completeExceptionally(ex);
+    }
+    return cf;
   }
 
   private ProviderAnswer answer(URI e, Body b, long t0) {
@@ -222,7 +312,4 @@ final class Discovery implements AutoCloseable {
     public void releaseResources() {}
   }
 
-  static List<URI> list(Collection<URI> c) {
-    return new ArrayList<>(c);
-  }
 }

@@ -14,10 +14,22 @@ import java.util.Map;
  * @param error null on success, else one line saying what went wrong
  * @param rtt time from request to full answer (for failures, to the failure)
  * @param fetched when the answer arrived (the broker's clock)
+ * @param loads the latest probe values the provider publishes, by ad attribute name ({@code
+ *     DiskLoad}, {@code NetworkBandwidth}); empty when it publishes none
  */
-record ProviderAnswer(URI endpoint, List<Map<String, Object>> ads, String error, Duration rtt, Instant fetched) {
+record ProviderAnswer(
+    URI endpoint, List<Map<String, Object>> ads, String error, Duration rtt, Instant fetched, Map<String, Double> loads) {
   ProviderAnswer {
     ads = List.copyOf(ads);
+    loads = Map.copyOf(loads);
+  }
+
+  ProviderAnswer(URI endpoint, List<Map<String, Object>> ads, String error, Duration rtt, Instant fetched) {
+    this(endpoint, ads, error, rtt, fetched, Map.of());
+  }
+
+  ProviderAnswer withLoads(Map<String, Double> l) {
+    return new ProviderAnswer(endpoint, ads, error, rtt, fetched, l);
   }
 
   boolean ok() {

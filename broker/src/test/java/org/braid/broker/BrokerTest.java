@@ -151,7 +151,7 @@ class BrokerTest {
   void select_cachesAnswersForTtl_thenAsksAgain() throws Exception {
     AtomicInteger hits = new AtomicInteger();
     URI p = fake.answering(200, ("[" + ad(5e6, 0, 0) + "]").getBytes(StandardCharsets.UTF_8), hits);
-    try (Broker b = broker().cacheTtl(Duration.ofSeconds(60)).build()) {
+    try (Broker b = broker().loads(false).cacheTtl(Duration.ofSeconds(60)).build()) {
       Request req = Request.builder(List.of(rep("http://a.example/f", p), rep("http://a.example/g", p))).build();
       b.select(req);
       assertEquals(1, hits.get(), "one query per provider, not per replica");
@@ -301,6 +301,30 @@ class BrokerTest {
     }
     try (Broker b = broker().journal(j).learnBottlenecks(false).build()) {
       assertEquals(90e6, b.plan(req).bound(), 1);
+    }
+  }
+
+  @Test
+  void select_loadsFromProviderSeries_inTheAd_andASlowSeriesKeepsTheAds() throws Exception {
+    Map<String, String> good = new java.util.HashMap<>();
+    good.put("/v1/ads", "[" + ad(6e6, 0, 0) + "]");
+    good.put("/v1/series", "[\"disk/sda/util_percent\", \"disk/sda/mb_per_second\", \"network/10.9.9.9/bandwidth\"]");
+    good.put("/v1/series/disk/sda/util_percent",
+        "{\"series\":\"disk/sda/util_percent\",\"points\":[{\"time\":\"2026-11-22T04:00:00Z\",\"value\":12.5},{\"time\":\"2026-11-22T04:05:00Z\",\"value\":37.5}]}");
+    good.put("/v1/series/network/10.9.9.9/bandwidth",
+        "{\"series\":\"network/10.9.9.9/bandwidth\",\"points\":[{\"time\":\"2026-11-22T04:05:00Z\",\"value\":4.5E7}]}");
+    Map<String, String> slow = new java.util.HashMap<>();
+    slow.put("/v1/ads", "[" + ad(5e6, 0, 0) + "]");
+    slow.put("/v1/series", null);
+    URI pg = fake.routes(good);
+    URI ps = fake.routes(slow);
+    try (Broker b = broker().clientPeer("10.9.9.9").build()) {
+      List<RankedReplica> r = b.select(Request.builder(List.of(rep("http://g.example/f", pg), rep("http://s.example/f", ps))).build());
+      assertEquals(Value.of(37.5), r.get(0).ad().evaluate("DiskLoad"));
+      assertEquals(Value.of(4.5e7), r.get(0).ad().evaluate("NetworkBandwidth"));
+      assertNull(r.get(1).discovery(), "the ads arrived; only the probe values timed out");
+      assertEquals(Value.of(5e6), r.get(1).ad().evaluate("AvgRDBandwidth"));
+      assertTrue(r.get(1).ad().evaluate("DiskLoad") instanceof Value.UndefinedValue);
     }
   }
 }

@@ -38,6 +38,34 @@ final class FakeServers implements AutoCloseable {
     return URI.create("http://127.0.0.1:" + s.getAddress().getPort() + "/v1/ads");
   }
 
+  /** A server answering by exact path (404 elsewhere); a path mapped to null hangs for 30 s. */
+  URI routes(java.util.Map<String, String> bodies) throws IOException {
+    HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    s.setExecutor(java.util.concurrent.Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "fake-provider");
+      t.setDaemon(true);
+      return t;
+    }));
+    s.createContext("/", ex -> {
+      String path = ex.getRequestURI().getPath();
+      if (bodies.containsKey(path) && bodies.get(path) == null) {
+        try {
+          Thread.sleep(30_000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      byte[] body = bodies.getOrDefault(path, "not found").getBytes(StandardCharsets.UTF_8);
+      ex.sendResponseHeaders(bodies.containsKey(path) ? 200 : 404, body.length);
+      try (OutputStream o = ex.getResponseBody()) {
+        o.write(body);
+      }
+    });
+    s.start();
+    servers.add(s);
+    return URI.create("http://127.0.0.1:" + s.getAddress().getPort() + "/v1/ads");
+  }
+
   URI answering(String body) throws IOException {
     return answering(200, body.getBytes(StandardCharsets.UTF_8), null);
   }
