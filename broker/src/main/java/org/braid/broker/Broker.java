@@ -75,6 +75,14 @@ public final class Broker implements AutoCloseable {
   /** Storage ads built from cached provider answers, reused while the answer is the same object. */
   private static final int MAX_CACHED_ADS = 200_000;
 
+  /** The most recent journal flows that bottleneck learning looks at. */
+  private static final int MAX_LEARN_FLOWS = 50_000;
+
+  /** Shared bottlenecks learned from the journal version {@code learnedStamp} (guarded by this). */
+  private Object learnedStamp;
+
+  private List<SharedBottlenecks.Group> learnedGroups = List.of();
+
   private record AdKey(Replica replica, long size) {}
 
   private record CachedAd(ProviderAnswer answer, Object historyStamp, ClassAd ad, Forecast forecast, String source, String note) {}
@@ -318,7 +326,7 @@ public final class Broker implements AutoCloseable {
     }
     if (learnBottlenecks) {
       int n = 0;
-      for (SharedBottlenecks.Group grp : SharedBottlenecks.learn(history.all(), 0.1)) {
+      for (SharedBottlenecks.Group grp : learned()) {
         List<String> members = new ArrayList<>();
         for (String s : grp.servers()) {
           String key = s.toLowerCase(Locale.ROOT);
@@ -333,6 +341,20 @@ public final class Broker implements AutoCloseable {
       }
     }
     return b.build();
+  }
+
+  /** Shared bottlenecks learned from the journal's most recent flows, recomputed when it changes. */
+  private synchronized List<SharedBottlenecks.Group> learned() {
+    ClientHistory.View v = history.view();
+    if (v.stamp() == null) {
+      return List.of();
+    }
+    if (!v.stamp().equals(learnedStamp)) {
+      List<org.braid.infoprovider.TransferRecord> all = history.all();
+      learnedGroups = SharedBottlenecks.learn(all.subList(Math.max(0, all.size() - MAX_LEARN_FLOWS), all.size()), 0.1);
+      learnedStamp = v.stamp();
+    }
+    return learnedGroups;
   }
 
   /**

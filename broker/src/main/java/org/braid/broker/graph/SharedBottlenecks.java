@@ -20,7 +20,8 @@ import org.braid.infoprovider.TransferRecord;
  * of the shorter one), the concurrent sum is the median of the summed bandwidths of the overlapping
  * pairs. If that sum is at most (1 + tolerance) times the larger solo rate, and below the sum of
  * the two solo rates by more than the tolerance, the pair shares a bottleneck whose capacity is the
- * larger solo rate. Pairs are joined transitively into groups. Stateless and thread-safe.
+ * larger solo rate. Pairs are joined transitively into groups. Cost: O(n log n) plus the number
+ * of overlapping pairs. Stateless and thread-safe.
  */
 public final class SharedBottlenecks {
 
@@ -51,24 +52,30 @@ public final class SharedBottlenecks {
         reads.add(r);
       }
     }
-    Map<String, List<Double>> solo = new HashMap<>();
+    // Sweep in start order: only pairs that overlap in time are compared, O(n log n + overlaps).
+    reads.sort(java.util.Comparator.comparing(TransferRecord::start));
+    boolean[] alone = new boolean[reads.size()];
+    Arrays.fill(alone, true);
     Map<List<String>, List<Double>> concurrent = new HashMap<>();
     for (int i = 0; i < reads.size(); i++) {
       TransferRecord a = reads.get(i);
-      boolean alone = true;
-      for (int j = 0; j < reads.size(); j++) {
+      for (int j = i + 1; j < reads.size() && reads.get(j).start().isBefore(a.end()); j++) {
         TransferRecord b = reads.get(j);
-        if (i == j || a.server().equals(b.server()) || !overlap(a, b, 0)) {
+        if (a.server().equals(b.server()) || !overlap(a, b, 0)) {
           continue;
         }
-        alone = false;
-        if (i < j && overlap(a, b, 0.5)) {
+        alone[i] = false;
+        alone[j] = false;
+        if (overlap(a, b, 0.5)) {
           List<String> key = a.server().compareTo(b.server()) < 0 ? List.of(a.server(), b.server()) : List.of(b.server(), a.server());
           concurrent.computeIfAbsent(key, k -> new ArrayList<>()).add(a.bandwidth() + b.bandwidth());
         }
       }
-      if (alone) {
-        solo.computeIfAbsent(a.server(), k -> new ArrayList<>()).add(a.bandwidth());
+    }
+    Map<String, List<Double>> solo = new HashMap<>();
+    for (int i = 0; i < reads.size(); i++) {
+      if (alone[i]) {
+        solo.computeIfAbsent(reads.get(i).server(), k -> new ArrayList<>()).add(reads.get(i).bandwidth());
       }
     }
     Map<String, String> parent = new LinkedHashMap<>();
