@@ -114,6 +114,7 @@ class BrokerTest {
     providers.put("status", fake.answering(500, "oops".getBytes(StandardCharsets.UTF_8), null));
     providers.put("refused", FakeServers.refused());
     providers.put("silent", fake.silent());
+    providers.put("trickling", fake.trickling());
     providers.put("good", fake.answering("[" + ad(7e6, 0, 0) + "]"));
     List<Replica> reps = new ArrayList<>();
     providers.forEach((k, u) -> reps.add(rep("http://" + k + ".example/f", u)));
@@ -135,6 +136,7 @@ class BrokerTest {
       assertTrue(notes.get("status").endsWith("HTTP status 500"), notes.get("status"));
       assertTrue(notes.get("refused").contains("Connect"), notes.get("refused"));
       assertTrue(notes.get("silent").endsWith("no answer within 500 ms"), notes.get("silent"));
+      assertTrue(notes.get("trickling").endsWith("no answer within 500 ms"), notes.get("trickling"));
       assertEquals("no information provider known for none.example", notes.get("none"));
       assertEquals("null", notes.get("good"));
       for (RankedReplica x : r) {

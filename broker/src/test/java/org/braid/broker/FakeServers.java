@@ -91,6 +91,42 @@ final class FakeServers implements AutoCloseable {
     return URI.create("http://127.0.0.1:" + ss.getLocalPort() + "/v1/ads");
   }
 
+  /** A server that sends headers, then one byte every 50 ms, forever (slowloris in reverse). */
+  URI trickling() throws IOException {
+    ServerSocket ss = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    silent.add(ss);
+    Thread t = new Thread(() -> {
+      try {
+        while (true) {
+          Socket c = ss.accept();
+          synchronized (held) {
+            held.add(c);
+          }
+          Thread w = new Thread(() -> {
+            try {
+              OutputStream o = c.getOutputStream();
+              o.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n[".getBytes(StandardCharsets.US_ASCII));
+              while (true) {
+                o.write(' ');
+                o.flush();
+                Thread.sleep(50);
+              }
+            } catch (IOException | InterruptedException e) {
+              // closed
+            }
+          }, "trickling-writer");
+          w.setDaemon(true);
+          w.start();
+        }
+      } catch (IOException e) {
+        // closed
+      }
+    }, "trickling-provider");
+    t.setDaemon(true);
+    t.start();
+    return URI.create("http://127.0.0.1:" + ss.getLocalPort() + "/v1/ads");
+  }
+
   /** A port nothing listens on. */
   static URI refused() throws IOException {
     int port;
