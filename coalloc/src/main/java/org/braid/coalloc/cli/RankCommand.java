@@ -57,7 +57,7 @@ final class RankCommand implements Runnable {
   @Option(names = "--metalink", paramLabel = "FILE", description = "A Metalink 4 file (RFC 5854); its only file, or the one named by --name.")
   Path metalink;
 
-  @Option(names = "--catalog", arity = "2", paramLabel = "FILE NAME",
+  @Option(names = "--catalog", arity = "2", paramLabel = "FILE NAME", hideParamSyntax = true,
       description = "A JSON or YAML catalog and the logical file name to rank.")
   List<String> catalog;
 
@@ -92,7 +92,7 @@ final class RankCommand implements Runnable {
   double timeout;
 
   @Option(names = "--journal", paramLabel = "FILE",
-      description = "This client's transfer journal (default: $BRAID_JOURNAL or ${XDG_DATA_HOME:-~/.local/share}/braid/journal.jsonl).")
+      description = "This client's transfer journal (default: $BRAID_JOURNAL or $${XDG_DATA_HOME:-~/.local/share}/braid/journal.jsonl).")
   Path journal;
 
   @Option(names = "--no-journal", description = "Ignore this client's transfer history.")
@@ -159,6 +159,9 @@ final class RankCommand implements Runnable {
     int given = (urls.isEmpty() ? 0 : 1) + (metalink == null ? 0 : 1) + (catalog == null ? 0 : 1);
     if (given != 1) {
       throw new IllegalArgumentException("give replica URLs, --metalink FILE or --catalog FILE NAME (exactly one)");
+    }
+    if (catalog != null && catalog.size() != 2) {
+      throw new IllegalArgumentException("--catalog takes one FILE and one NAME, once");
     }
     Request.Builder rb;
     try {
