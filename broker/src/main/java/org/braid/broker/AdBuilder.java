@@ -16,7 +16,11 @@ import org.braid.predictors.Forecast;
 final class AdBuilder {
 
   /** Attributes of the provider's ad that the broker sets itself. */
-  private static final Set<String> OWN = Set.of("mytype", "hostname", "url", "requirements", "rank");
+  private static final Set<String> OWN = new java.util.TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+
+  static {
+    OWN.addAll(List.of("MyType", "hostname", "url", "Requirements", "Rank"));
+  }
 
   private AdBuilder() {}
 
@@ -94,7 +98,7 @@ final class AdBuilder {
     if (provAd != null) {
       for (Map.Entry<String, Object> e : provAd.entrySet()) {
         String k = e.getKey();
-        if (OWN.contains(k.toLowerCase(Locale.ROOT))) {
+        if (OWN.contains(k)) {
           if (k.equalsIgnoreCase("hostname") || k.equalsIgnoreCase("url")) {
             b.set("provider" + Character.toUpperCase(k.charAt(0)) + k.substring(1), e.getValue().toString());
           }
