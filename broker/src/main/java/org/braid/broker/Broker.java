@@ -73,7 +73,7 @@ public final class Broker implements AutoCloseable {
   private record Declared(double capacity, Set<String> hosts) {}
 
   /** Storage ads built from cached provider answers, reused while the answer is the same object. */
-  private static final int MAX_CACHED_ADS = 200_000;
+  private static final int MAX_CACHED_ADS = 20_000;
 
   /** The most recent journal flows that bottleneck learning looks at. */
   private static final int MAX_LEARN_FLOWS = 50_000;
@@ -83,7 +83,7 @@ public final class Broker implements AutoCloseable {
 
   private List<SharedBottlenecks.Group> learnedGroups = List.of();
 
-  private record AdKey(Replica replica, long size) {}
+  private record AdKey(Replica replica, SizeClass sizeClass) {}
 
   private record CachedAd(ProviderAnswer answer, Object historyStamp, ClassAd ad, Forecast forecast, String source, String note) {}
 
@@ -180,7 +180,7 @@ public final class Broker implements AutoCloseable {
     for (int i = 0; i < reps.size(); i++) {
       Replica r = reps.get(i);
       ProviderAnswer a = answers.get(i);
-      AdKey key = new AdKey(r, request.size());
+      AdKey key = new AdKey(r, sc);
       CachedAd c = adCache.get(key);
       if (c != null && c.answer() == a && Objects.equals(c.historyStamp(), hv.stamp()) && hv.stamp() == null) {
         // Without history the ad depends only on the provider's (cached) answer and the size.
