@@ -329,4 +329,20 @@ class BrokerTest {
       assertTrue(r.get(1).ad().evaluate("DiskLoad") instanceof Value.UndefinedValue);
     }
   }
+
+  @Test
+  void select_sameReplicaOtherSizeClass_getsThatClassesForecast_notACachedOne() throws Exception {
+    URI p = fake.answering("[" + ad(5e6, 8e6, 10) + "]");
+    try (Broker b = broker().build()) {
+      List<Replica> one = List.of(rep("http://a.example/f", p));
+      RankedReplica small = b.select(Request.builder(one).size(10_000_000).build()).get(0);
+      RankedReplica big = b.select(Request.builder(one).size(2_000_000_000L).build()).get(0);
+      RankedReplica again = b.select(Request.builder(one).size(20_000_000).build()).get(0);
+      assertEquals(8e6, small.predictedBandwidth());
+      assertEquals("provider", small.forecastSource());
+      assertEquals(5e6, big.predictedBandwidth());
+      assertEquals("provider-average", big.forecastSource());
+      assertEquals(8e6, again.predictedBandwidth());
+    }
+  }
 }
