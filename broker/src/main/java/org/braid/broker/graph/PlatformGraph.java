@@ -32,10 +32,15 @@ public final class PlatformGraph {
   private static final String GROUP = "\u0000bottleneck:";
   private static final String SOURCE = "\u0000source";
 
-  private final Graph<String, DefaultWeightedEdge> g;
+  private static final String RELAY_IN = "\u0000in:";
 
-  private PlatformGraph(Graph<String, DefaultWeightedEdge> g) {
+  private final Graph<String, DefaultWeightedEdge> g;
+  /** Traversal capacity of relays (paper 000): what a host can forward from an input to an output link. */
+  private final Map<String, Double> relay;
+
+  private PlatformGraph(Graph<String, DefaultWeightedEdge> g, Map<String, Double> relay) {
     this.g = g;
+    this.relay = Map.copyOf(relay);
   }
 
   /** A builder for an empty graph. */
@@ -75,6 +80,11 @@ public final class PlatformGraph {
     Objects.requireNonNull(sources, "sources");
     require(sink);
     Graph<String, DefaultWeightedEdge> c = copy();
+    for (Map.Entry<String, Double> r : relay.entrySet()) {
+      if (!r.getKey().equals(sink)) {
+        splitRelay(c, r.getKey(), r.getValue());
+      }
+    }
     c.addVertex(SOURCE);
     double big = 1;
     for (DefaultWeightedEdge e : g.edgeSet()) {
@@ -110,9 +120,10 @@ public final class PlatformGraph {
   }
 
   /**
-   * The widest path (largest bottleneck capacity) from one host to another, through any relays
-   * (paper 000's bottleneck-path metric; paper 001, Algorithm 2 without its hop limit): a
-   * Dijkstra variant that maximizes the minimum capacity, O(E log V). Ties keep the path with
+   * The widest path (largest bottleneck capacity) from one host to another, through any relays:
+   * paper 000's File Mover path computation, a Dijkstra variant that maximizes the minimum over
+   * the links and the traversal capacities of the relays on the path (paper 001, Algorithm 2,
+   * without its hop limit, uses the same bottleneck metric). O(E log V). Ties keep the path with
    * fewer hops.
    *
    * @return the path (hosts in order, bottleneck vertices omitted) or null when {@code to} cannot
@@ -143,9 +154,10 @@ public final class PlatformGraph {
       if (it.v.equals(to)) {
         break;
       }
+      double through = it.v.equals(from) ? it.w : Math.min(it.w, relay.getOrDefault(it.v, Double.POSITIVE_INFINITY));
       for (DefaultWeightedEdge e : g.outgoingEdgesOf(it.v)) {
         String n = g.getEdgeTarget(e);
-        double w = Math.min(it.w, g.getEdgeWeight(e));
+        double w = Math.min(through, g.getEdgeWeight(e));
         if (w <= 0 || done.contains(n)) {
           continue;
         }
@@ -219,6 +231,21 @@ public final class PlatformGraph {
     return new CoallocationSet(chosen, flow, bound);
   }
 
+  /** Routes the links into a relay through an extra vertex whose link to it has its capacity. */
+  private static void splitRelay(Graph<String, DefaultWeightedEdge> c, String h, double cap) {
+    String in = RELAY_IN + h;
+    c.addVertex(in);
+    for (DefaultWeightedEdge e : new ArrayList<>(c.incomingEdgesOf(h))) {
+      String from = c.getEdgeSource(e);
+      double w = c.getEdgeWeight(e);
+      c.removeEdge(e);
+      DefaultWeightedEdge n = c.addEdge(from, in);
+      c.setEdgeWeight(n, w);
+    }
+    DefaultWeightedEdge t = c.addEdge(in, h);
+    c.setEdgeWeight(t, cap);
+  }
+
   private void require(String host) {
     Objects.requireNonNull(host, "host");
     if (!g.containsVertex(host) || host.startsWith("\u0000")) {
@@ -240,6 +267,7 @@ public final class PlatformGraph {
   public static final class Builder {
     private final Map<List<String>, Double> links = new LinkedHashMap<>();
     private final Map<String, Group> groups = new LinkedHashMap<>();
+    private final Map<String, Double> relay = new LinkedHashMap<>();
 
     private record Group(String destination, double capacity, Set<String> sources) {}
 
@@ -259,6 +287,19 @@ public final class PlatformGraph {
       }
       capacity(capacity, from + " -> " + to);
       links.put(List.of(from, to), capacity);
+      return this;
+    }
+
+    /**
+     * The traversal capacity of a relay host (paper 000): how fast it forwards data from an input
+     * link to an output link. It bounds paths and flows through the host, not to or from it.
+     *
+     * @throws IllegalArgumentException if the capacity is negative, NaN or infinite
+     */
+    public Builder relayCapacity(String host, double capacity) {
+      name(host);
+      capacity(capacity, "relay " + host);
+      relay.put(host, capacity);
       return this;
     }
 
@@ -318,7 +359,8 @@ public final class PlatformGraph {
         DefaultWeightedEdge e = g.addEdge(from, target);
         g.setEdgeWeight(e, l.getValue());
       }
-      return new PlatformGraph(g);
+      relay.keySet().forEach(g::addVertex);
+      return new PlatformGraph(g, relay);
     }
 
     private static void name(String h) {

@@ -115,4 +115,23 @@ class PlatformGraphTest {
     assertThrows(IllegalArgumentException.class, () -> g.coallocationSet(List.of("a"), "b", 0));
     assertThrows(IllegalArgumentException.class, () -> g.maxFlow(List.of("b"), "b"));
   }
+
+  @Test
+  void relayTraversalCapacity_boundsPathsAndFlowsThroughIt_notToIt() {
+    // Paper 000: a path's bandwidth is that of its slowest link or relay.
+    PlatformGraph g =
+        PlatformGraph.builder()
+            .link("server", "R1", 10).link("R1", "proxy", 10)
+            .link("server", "R2", 8).link("R2", "proxy", 8)
+            .link("server", "proxy", 2)
+            .relayCapacity("R1", 5)
+            .build();
+    PlatformGraph.WidestPath p = g.widestPath("server", "proxy");
+    assertEquals(List.of("server", "R2", "proxy"), p.hosts());
+    assertEquals(8, p.bottleneck());
+    assertEquals(List.of("server", "R1"), g.widestPath("server", "R1").hosts());
+    assertEquals(10, g.widestPath("server", "R1").bottleneck());
+    assertEquals(5 + 8 + 2, g.maxFlow(List.of("server"), "proxy").value(), 1e-9);
+    assertEquals(10, g.maxFlow(List.of("server"), "R1").value(), 1e-9);
+  }
 }
