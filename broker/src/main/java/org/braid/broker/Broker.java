@@ -75,9 +75,6 @@ public final class Broker implements AutoCloseable {
   /** Storage ads built from cached provider answers, reused while the answer is the same object. */
   private static final int MAX_CACHED_ADS = 20_000;
 
-  /** Requests with at least this many replicas build their ads in parallel. */
-  private static final int PARALLEL_ADS = 1024;
-
   /** The most recent journal flows that bottleneck learning looks at. */
   private static final int MAX_LEARN_FLOWS = 50_000;
 
@@ -172,18 +169,51 @@ public final class Broker implements AutoCloseable {
     SizeClass sc = SizeClass.of(Math.max(0, request.size()));
     Instant now = clock.instant();
     List<Replica> reps = request.replicas();
+    List<ClassAd> ads = new ArrayList<>(reps.size());
+    List<Forecast> forecasts = new ArrayList<>(reps.size());
+    List<String> sources = new ArrayList<>(reps.size());
+    List<String> notes = new ArrayList<>(reps.size());
     ClientHistory.View hv = history.view();
     if (adCache.size() > MAX_CACHED_ADS) {
       adCache.clear();
     }
-    CachedAd[] built = new CachedAd[reps.size()];
-    java.util.stream.IntStream idx = java.util.stream.IntStream.range(0, reps.size());
-    // Ads are independent: large requests build them on all cores (history forecasts included).
-    (reps.size() >= PARALLEL_ADS ? idx.parallel() : idx)
-        .forEach(i -> built[i] = ad(reps.get(i), answers.get(i), sc, request.size(), hv, now));
-    List<ClassAd> ads = new ArrayList<>(reps.size());
-    for (CachedAd c : built) {
-      ads.add(c.ad());
+    for (int i = 0; i < reps.size(); i++) {
+      Replica r = reps.get(i);
+      ProviderAnswer a = answers.get(i);
+      AdKey key = new AdKey(r, sc);
+      CachedAd c = adCache.get(key);
+      if (c != null && c.answer() == a && Objects.equals(c.historyStamp(), hv.stamp()) && hv.stamp() == null) {
+        // Without history the ad depends only on the provider's (cached) answer and the size.
+        ads.add(c.ad());
+        forecasts.add(c.forecast());
+        sources.add(c.source());
+        notes.add(c.note());
+        continue;
+      }
+      Map<String, Object> provAd = a != null && a.ok() ? AdBuilder.pick(a.ads(), clientPeer) : null;
+      Forecast f = history.forecast(hv, r, request.size(), now);
+      String source = "history";
+      if (f == null) {
+        f = AdBuilder.providerForecast(provAd, sc);
+        source = f == null ? "none" : f.scored() > 0 ? "provider" : "provider-average";
+      }
+      if (f == null) {
+        f = Forecast.insufficient("none", 0);
+      }
+      String note = null;
+      if (a == null) {
+        note = "no information provider known for " + r.host();
+      } else if (!a.ok()) {
+        note = "provider " + a.endpoint() + ": " + a.error();
+      } else if (provAd == null) {
+        note = "provider " + a.endpoint() + " published no ads";
+      }
+      ClassAd ad = AdBuilder.build(r, a, provAd, f, source, ClientHistory.count(hv, r));
+      ads.add(ad);
+      forecasts.add(f);
+      sources.add(source);
+      notes.add(note);
+      adCache.put(key, new CachedAd(a, hv.stamp(), ad, f, source, note));
     }
     ClassAd requestAd =
         ClassAd.builder()
@@ -192,95 +222,22 @@ public final class Broker implements AutoCloseable {
             .set("FileSize", request.size())
             .set("SizeClass", sc.label())
             .build();
-    Matchmaker mm = Matchmaker.builder(requestAd).paperAliases(true).build();
-    List<Matchmaker.Match> matches = new ArrayList<>();
-    List<Matchmaker.Rejection> rejections = new ArrayList<>();
-    match(mm, ads, matches, rejections);
+    Matchmaker.Ranking ranking = Matchmaker.builder(requestAd).paperAliases(true).build().rank(ads);
     List<RankedReplica> out = new ArrayList<>(reps.size());
-    for (Matchmaker.Match m : matches) {
+    for (Matchmaker.Match m : ranking.matches()) {
       int k = m.index();
       double rank = Double.isFinite(m.rank()) ? m.rank() : 0;
-      CachedAd c = built[k];
-      out.add(new RankedReplica(reps.get(k), true, rank, c.forecast(), c.source(), c.ad(), null, c.note()));
+      out.add(new RankedReplica(reps.get(k), true, rank, forecasts.get(k), sources.get(k), ads.get(k), null, notes.get(k)));
     }
-    for (Matchmaker.Rejection rj : rejections) {
+    for (Matchmaker.Rejection rj : ranking.rejections()) {
       int k = rj.index();
       String reason =
           rj.reasons().isEmpty()
               ? "requirements not met"
               : rj.reasons().stream().map(Matchmaker.FailedClause::explain).collect(Collectors.joining("; "));
-      CachedAd c = built[k];
-      out.add(new RankedReplica(reps.get(k), false, 0, c.forecast(), c.source(), c.ad(), reason, c.note()));
+      out.add(new RankedReplica(reps.get(k), false, 0, forecasts.get(k), sources.get(k), ads.get(k), reason, notes.get(k)));
     }
     return out;
-  }
-
-  /**
-   * Matches the ads: in one call for small requests, else in chunks on all cores, merged into the
-   * same order the Matchmaker gives (rank descending, ties in input order; rejections in input
-   * order) with indexes into {@code ads}.
-   */
-  private static void match(
-      Matchmaker mm, List<ClassAd> ads, List<Matchmaker.Match> matches, List<Matchmaker.Rejection> rejections) {
-    int n = ads.size();
-    int chunks = n >= PARALLEL_ADS ? Math.max(1, Runtime.getRuntime().availableProcessors()) : 1;
-    int per = (n + chunks - 1) / Math.max(1, chunks);
-    List<Integer> starts = new ArrayList<>();
-    for (int s = 0; s < n; s += Math.max(1, per)) {
-      starts.add(s);
-    }
-    List<Matchmaker.Ranking> parts =
-        (chunks > 1 ? starts.parallelStream() : starts.stream())
-            .map(s -> mm.rank(ads.subList(s, Math.min(n, s + per))))
-            .toList();
-    for (int p = 0; p < parts.size(); p++) {
-      int base = starts.get(p);
-      for (Matchmaker.Match m : parts.get(p).matches()) {
-        matches.add(new Matchmaker.Match(base + m.index(), m.candidate(), m.rank(), m.candidateRank()));
-      }
-      for (Matchmaker.Rejection r : parts.get(p).rejections()) {
-        rejections.add(new Matchmaker.Rejection(base + r.index(), r.candidate(), r.reasons()));
-      }
-    }
-    if (parts.size() > 1) {
-      // The Matchmaker's order: rank descending (non-numbers already 0), ties by input order.
-      // Same comparator as the Matchmaker's; List.sort is stable and the parts are in input order.
-      matches.sort(java.util.Comparator.comparingDouble(Matchmaker.Match::rank).reversed());
-    }
-  }
-
-  /** The storage ad of one replica, from the ad cache when its provider answer is unchanged. */
-  private CachedAd ad(Replica r, ProviderAnswer a, SizeClass sc, long size, ClientHistory.View hv, Instant now) {
-    AdKey key = new AdKey(r, sc);
-    CachedAd c = adCache.get(key);
-    if (c != null && c.answer() == a && hv.stamp() == null) {
-      // Without history the ad depends only on the provider's (cached) answer and the size class.
-      return c;
-    }
-    Map<String, Object> provAd = a != null && a.ok() ? AdBuilder.pick(a.ads(), clientPeer) : null;
-    Forecast f = history.forecast(hv, r, size, now);
-    String source = "history";
-    if (f == null) {
-      f = AdBuilder.providerForecast(provAd, sc);
-      source = f == null ? "none" : f.scored() > 0 ? "provider" : "provider-average";
-    }
-    if (f == null) {
-      f = Forecast.insufficient("none", 0);
-    }
-    String note = null;
-    if (a == null) {
-      note = "no information provider known for " + r.host();
-    } else if (!a.ok()) {
-      note = "provider " + a.endpoint() + ": " + a.error();
-    } else if (provAd == null) {
-      note = "provider " + a.endpoint() + " published no ads";
-    }
-    ClassAd ad = AdBuilder.build(r, a, provAd, f, source, ClientHistory.count(hv, r));
-    c = new CachedAd(a, hv.stamp(), ad, f, source, note);
-    if (hv.stamp() == null) {
-      adCache.put(key, c);
-    }
-    return c;
   }
 
   /**
