@@ -345,4 +345,37 @@ class BrokerTest {
       assertEquals(8e6, again.predictedBandwidth());
     }
   }
+
+  @Test
+  void rank_largeRequest_ordersByRank_tiesInInputOrder_rejectedAfter() {
+    // 3,000 replicas with many equal ranks: best first, ties in input order, then the rejected.
+    List<Replica> reps = new ArrayList<>();
+    List<ProviderAnswer> answers = new ArrayList<>();
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(3);
+    for (int i = 0; i < 3000; i++) {
+      URI p = URI.create("http://p" + i + ".example:8790/v1/ads");
+      reps.add(rep("http://h" + i + ".example/f", p));
+      double avg = 1e6 * (1 + rnd.nextInt(20)); // many ties
+      Map<String, Object> ad = new java.util.LinkedHashMap<>();
+      ad.put("AvgRDBandwidth", avg);
+      ad.put("RDTransfers", 10L);
+      answers.add(new ProviderAnswer(p, List.of(ad), null, Duration.ofMillis(1), T0));
+    }
+    try (Broker b = broker().build()) {
+      Request big = Request.builder(reps).requirements("other.AvgRDBandwidth > 3M").rank("other.AvgRDBandwidth").build();
+      List<RankedReplica> got = b.rank(big, answers);
+      List<String> expected = new ArrayList<>();
+      List<Integer> order = new ArrayList<>();
+      for (int i = 0; i < reps.size(); i++) {
+        order.add(i);
+      }
+      List<Integer> matched = order.stream().filter(i -> (Double) answers.get(i).ads().get(0).get("AvgRDBandwidth") > 3e6)
+          .sorted(java.util.Comparator.comparingDouble(i -> -(Double) answers.get(i).ads().get(0).get("AvgRDBandwidth")))
+          .toList();
+      matched.forEach(i -> expected.add(reps.get(i).uri().toString()));
+      order.stream().filter(i -> !matched.contains(i)).forEach(i -> expected.add(reps.get(i).uri().toString()));
+      assertEquals(expected, got.stream().map(r -> r.replica().uri().toString()).toList());
+      assertEquals(matched.size(), got.stream().filter(RankedReplica::matched).count());
+    }
+  }
 }
