@@ -1,2 +1,6 @@
-/** The broker: replica catalogs, discovery, ads, prediction, ranking and the platform graph. */
+/**
+ * The broker: {@link org.braid.broker.Broker} discovers replicas' information providers, builds
+ * their storage ads with bandwidth forecasts, ranks them with the ClassAd matchmaker, and plans
+ * co-allocated downloads.
+ */
 package org.braid.broker;

@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
       ProviderCommand.class,
       GetCommand.class,
       DemoCommand.class,
+      RankCommand.class,
     })
 public final class BraidCli implements Runnable {
 

@@ -1,0 +1,133 @@
+package org.braid.broker;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.braid.broker.catalog.Replica;
+import org.braid.infoprovider.SizeClass;
+import org.braid.matchmaking.ClassAd;
+import org.braid.predictors.Forecast;
+
+/**
+ * Builds the storage ad of one replica (paper 003, section 2.3) from what its provider published,
+ * this client's history, and the replica itself.
+ */
+final class AdBuilder {
+
+  /** Attributes of the provider's ad that the broker sets itself. */
+  private static final Set<String> OWN = new java.util.TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+
+  static {
+    OWN.addAll(List.of("MyType", "hostname", "url", "Requirements", "Rank"));
+  }
+
+  private AdBuilder() {}
+
+  /** The chosen provider ad: the client's own peer if published, else the best-sampled one. */
+  static Map<String, Object> pick(List<Map<String, Object>> ads, String clientPeer) {
+    Map<String, Object> best = null;
+    long bestCount = -1;
+    for (Map<String, Object> ad : ads) {
+      if (clientPeer != null && clientPeer.equals(ad.get("peer"))) {
+        return ad;
+      }
+      long n = ad.get("RDTransfers") instanceof Long ? (Long) ad.get("RDTransfers") : 0;
+      if (n > bestCount) {
+        best = ad;
+        bestCount = n;
+      }
+    }
+    return best;
+  }
+
+  /** The provider's forecast for the size class, else its overall one, else its average; or null. */
+  static Forecast providerForecast(Map<String, Object> ad, SizeClass sc) {
+    if (ad == null) {
+      return null;
+    }
+    for (String sfx : List.of(sc.adSuffix(), "")) {
+      Double v = num(ad, "PredRDBandwidth" + sfx);
+      if (v != null && v > 0) {
+        double err = orZero(num(ad, "PredRDErrorPct" + sfx));
+        double ci = orZero(num(ad, "PredRDConfidencePct" + sfx));
+        int n = (int) Math.min(Integer.MAX_VALUE, orZero(num(ad, "RDTransfers" + sfx)));
+        return new Forecast("provider", v, err, ci, n, n, "provider", Forecast.Status.OK);
+      }
+    }
+    for (String sfx : List.of(sc.adSuffix(), "")) {
+      Double v = num(ad, "AvgRDBandwidth" + sfx);
+      if (v != null && v > 0) {
+        int n = (int) Math.min(Integer.MAX_VALUE, orZero(num(ad, "RDTransfers" + sfx)));
+        return new Forecast("AvgRDBandwidth" + sfx, v, 0, 0, n, 0, "AvgRDBandwidth" + sfx, Forecast.Status.OK);
+      }
+    }
+    return null;
+  }
+
+  static Double num(Map<String, Object> ad, String name) {
+    Object o = ad.get(name);
+    return o instanceof Number ? ((Number) o).doubleValue() : null;
+  }
+
+  private static double orZero(Double d) {
+    return d == null ? 0 : d;
+  }
+
+  static ClassAd build(
+      Replica r, ProviderAnswer answer, Map<String, Object> provAd, Forecast f, String source, int historyFlows) {
+    ClassAd.Builder b = ClassAd.builder();
+    b.set("MyType", "Storage");
+    b.set("hostname", r.host());
+    b.set("url", r.uri().toString());
+    b.set("protocol", r.uri().getScheme().toLowerCase(Locale.ROOT));
+    if (r.port() >= 0) {
+      b.set("port", (long) r.port());
+    }
+    b.set("priority", (long) r.priority());
+    if (!r.location().isEmpty()) {
+      b.set("location", r.location());
+    }
+    if (answer != null) {
+      b.set("provider", answer.endpoint().toString());
+      if (answer.ok()) {
+        b.set("RTT", answer.rtt().toNanos() / 1e9);
+        answer.loads().forEach((k, v) -> b.set(k, (double) v));
+      }
+    }
+    if (provAd != null) {
+      for (Map.Entry<String, Object> e : provAd.entrySet()) {
+        String k = e.getKey();
+        if (OWN.contains(k)) {
+          if (k.equalsIgnoreCase("hostname") || k.equalsIgnoreCase("url")) {
+            b.set("provider" + Character.toUpperCase(k.charAt(0)) + k.substring(1), e.getValue().toString());
+          }
+          continue;
+        }
+        Object v = e.getValue();
+        if (v instanceof Long) {
+          b.set(k, (long) (Long) v);
+        } else if (v instanceof Double) {
+          b.set(k, (double) (Double) v);
+        } else {
+          b.set(k, v.toString());
+        }
+      }
+    }
+    if (historyFlows > 0) {
+      b.set("HistoryTransfers", (long) historyFlows);
+    }
+    if (f != null && f.isAvailable()) {
+      b.set("PredictedBandwidth", f.value());
+      if (f.scored() > 0) {
+        b.set("PredictionError", f.errorPct());
+        b.set("PredictionConfidence", f.ciPct());
+        b.set("PredictionLow", f.low());
+        b.set("PredictionHigh", f.high());
+      }
+    }
+    b.set("PredictionSource", source);
+    b.set("Requirements", true);
+    return b.build();
+  }
+}

@@ -1,0 +1,293 @@
+package org.braid.broker.catalog;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Reads replica catalogs: Metalink 4 (RFC 5854), JSON or YAML catalogs, and plain URL lists.
+ *
+ * <p>JSON/YAML catalog shape (YAML shown; JSON is the same tree):
+ *
+ * <pre>
+ * files:
+ *   run42.h5:                      # a logical name
+ *     size: 2000000000             # optional
+ *     hashes: {sha-256: 9f86...}   # optional
+ *     replicas:
+ *       - http://a.example.org/data/run42.h5
+ *       - url: gsiftp://b.example.org/run42.h5
+ *         priority: 1              # optional, 1..999999
+ *         location: de             # optional
+ *         provider: http://b.example.org:8790/v1/ads   # optional
+ *   small.dat: [http://a.example.org/small.dat]      # a bare list of URLs
+ * providers:                       # optional: provider per host or host:port
+ *   a.example.org: http://a.example.org:8790/v1/ads
+ * </pre>
+ *
+ * <p>All input is untrusted: sizes, counts, name shapes (no absolute paths, no {@code ..}), URL
+ * schemes and hosts are checked, XML DTDs and entities are refused. Thread-safe (no state).
+ */
+public final class Catalogs {
+
+  /** The URL schemes a replica may have. */
+  public static final Set<String> SCHEMES = Set.of("http", "https", "gsiftp", "ftp", "file");
+
+  private Catalogs() {}
+
+  /**
+   * Reads a catalog, choosing the format by file name: {@code .meta4} or {@code .metalink} is
+   * Metalink, {@code .json}, {@code .yaml} or {@code .yml} a JSON/YAML catalog, anything else a URL
+   * list (one logical file named after the list file).
+   *
+   * @throws CatalogException if the file is missing, too large or malformed (naming the file,
+   *     line where known, and problem)
+   */
+  public static ReplicaCatalog read(Path file) throws CatalogException {
+    return read(file, CatalogLimits.DEFAULT);
+  }
+
+  /**
+   * Reads a catalog with the given limits; see {@link #read(Path)}.
+   *
+   * @throws CatalogException if the file is missing, too large or malformed
+   */
+  public static ReplicaCatalog read(Path file, CatalogLimits limits) throws CatalogException {
+    String n = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
+    if (n.endsWith(".meta4") || n.endsWith(".metalink")) {
+      return readMetalink(file, limits);
+    }
+    if (n.endsWith(".json") || n.endsWith(".yaml") || n.endsWith(".yml")) {
+      return parseCatalog(bytes(file, limits), file.toString(), n.endsWith(".json"), limits);
+    }
+    return readUrlList(file, limits);
+  }
+
+  /**
+   * Reads a Metalink 4 file.
+   *
+   * @throws CatalogException if the file is missing, larger than {@code limits.maxBytes()}, not
+   *     Metalink 4, declares a DTD or entities, or holds a bad name, size, hash or URL
+   */
+  public static ReplicaCatalog readMetalink(Path file, CatalogLimits limits) throws CatalogException {
+    return parseMetalink(bytes(file, limits), file.toString(), limits);
+  }
+
+  /**
+   * Parses Metalink 4 from memory; {@code source} names it in messages.
+   *
+   * @throws CatalogException if the document is too large or malformed
+   */
+  public static ReplicaCatalog parseMetalink(byte[] xml, String source, CatalogLimits limits)
+      throws CatalogException {
+    Objects.requireNonNull(xml, "xml");
+    if (xml.length > limits.maxBytes()) {
+      throw new CatalogException(source + ": larger than " + limits.maxBytes() + " bytes");
+    }
+    return new MetalinkParser(source, limits).parse(xml);
+  }
+
+  /**
+   * Parses a JSON ({@code json = true}) or YAML catalog from memory; {@code source} names it in
+   * messages.
+   *
+   * @throws CatalogException if the document is too large or malformed
+   */
+  public static ReplicaCatalog parseCatalog(byte[] text, String source, boolean json, CatalogLimits limits)
+      throws CatalogException {
+    if (text.length > limits.maxBytes()) {
+      throw new CatalogException(source + ": larger than " + limits.maxBytes() + " bytes");
+    }
+    JsonNode root;
+    try {
+      root = mapper(json).readTree(text);
+    } catch (JsonProcessingException e) {
+      String where = e.getLocation() == null ? "" : ":" + e.getLocation().getLineNr();
+      throw new CatalogException(source + where + ": malformed " + (json ? "JSON" : "YAML") + ": " + e.getOriginalMessage().replace('\n', ' '), e);
+    } catch (IOException | RuntimeException e) {
+      throw new CatalogException(source + ": malformed " + (json ? "JSON" : "YAML") + ": " + e.getMessage(), e);
+    }
+    return CatalogTree.read(root, source, limits);
+  }
+
+  /**
+   * Reads a plain URL list: one URL per line, blank lines and {@code #} comments ignored. The
+   * catalog holds one file named after the list's file name.
+   *
+   * @throws CatalogException if the file is missing or too large, or a line is not a replica URL
+   *     (naming the line)
+   */
+  public static ReplicaCatalog readUrlList(Path file, CatalogLimits limits) throws CatalogException {
+    String text = new String(bytes(file, limits), StandardCharsets.UTF_8);
+    return parseUrlList(text, file.toString(), String.valueOf(file.getFileName()), limits);
+  }
+
+  /**
+   * Parses a plain URL list; see {@link #readUrlList(Path, CatalogLimits)}.
+   *
+   * @throws CatalogException if a line is not a replica URL or the list is empty
+   */
+  public static ReplicaCatalog parseUrlList(String text, String source, String name, CatalogLimits limits)
+      throws CatalogException {
+    List<Replica> replicas = new ArrayList<>();
+    int lineNo = 0;
+    for (String line : text.split("\r?\n", -1)) {
+      lineNo++;
+      String t = line.strip();
+      if (t.isEmpty() || t.startsWith("#")) {
+        continue;
+      }
+      if (replicas.size() >= limits.maxUrlsPerFile()) {
+        throw new CatalogException(source + ":" + lineNo + ": more than " + limits.maxUrlsPerFile() + " URLs");
+      }
+      replicas.add(Replica.of(parseUrl(t, source + ":" + lineNo)));
+    }
+    if (replicas.isEmpty()) {
+      throw new CatalogException(source + ": no URL in the list");
+    }
+    return new ReplicaCatalog(Map.of(name, new CatalogFile(name, -1, Map.of(), null, replicas)), Map.of());
+  }
+
+  /**
+   * Checks and normalizes one replica URL: a known scheme ({@link #SCHEMES}), a host for network
+   * schemes, no user info, a path, no control characters.
+   *
+   * @param where names the place in messages (file and line)
+   * @throws CatalogException naming the place, the URL and the problem
+   */
+  public static URI parseUrl(String text, String where) throws CatalogException {
+    Objects.requireNonNull(text, "text");
+    String t = text.strip();
+    String shown = MetalinkParser.abbreviate(t);
+    if (t.isEmpty()) {
+      throw new CatalogException(where + ": empty URL");
+    }
+    if (t.length() > 4096 || t.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+      throw new CatalogException(where + ": invalid URL " + shown + ": too long or control characters");
+    }
+    URI u;
+    try {
+      u = new URI(t).normalize();
+    } catch (URISyntaxException e) {
+      throw new CatalogException(where + ": invalid URL " + shown + ": " + e.getReason());
+    }
+    String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
+    if (!SCHEMES.contains(scheme)) {
+      throw new CatalogException(
+          where + ": invalid URL " + shown + ": scheme must be one of http, https, gsiftp, ftp, file");
+    }
+    if (!scheme.equals("file") && (u.getHost() == null || u.getHost().isEmpty())) {
+      throw new CatalogException(where + ": invalid URL " + shown + ": no host");
+    }
+    if (u.getRawUserInfo() != null) {
+      throw new CatalogException(where + ": invalid URL " + shown + ": credentials in URLs are refused");
+    }
+    if (u.getPath() == null || u.getPath().isEmpty() || u.getPath().equals("/")) {
+      throw new CatalogException(where + ": invalid URL " + shown + ": no file path");
+    }
+    return u;
+  }
+
+  /**
+   * Checks a file name from a catalog: relative, no {@code ..} segment, no backslash, no control
+   * characters, at most 1024 characters.
+   *
+   * @throws CatalogException naming the place and the name
+   */
+  public static String checkName(String name, String where) throws CatalogException {
+    String shown = MetalinkParser.abbreviate(name);
+    if (name.isEmpty() || name.length() > 1024) {
+      throw new CatalogException(where + ": file name is empty or too long: " + shown);
+    }
+    if (name.chars().anyMatch(c -> c < 0x20 || c == 0x7f || c == '\\')) {
+      throw new CatalogException(where + ": file name has control characters or a backslash: " + shown);
+    }
+    if (name.startsWith("/") || name.matches("^[A-Za-z]:.*") || name.startsWith("~")) {
+      throw new CatalogException(where + ": file name must be relative: " + shown);
+    }
+    for (String seg : name.split("/", -1)) {
+      if (seg.equals("..") || seg.equals(".") || seg.isEmpty()) {
+        throw new CatalogException(where + ": file name must not contain '.', '..' or empty segments (path traversal): " + shown);
+      }
+    }
+    return name;
+  }
+
+  /** The default port of a scheme (http 80, https 443, gsiftp 2811, ftp 21), or -1. */
+  public static int defaultPort(String scheme) {
+    switch (scheme == null ? "" : scheme.toLowerCase(Locale.ROOT)) {
+      case "http":
+        return 80;
+      case "https":
+        return 443;
+      case "gsiftp":
+        return 2811;
+      case "ftp":
+        return 21;
+      default:
+        return -1;
+    }
+  }
+
+  static ObjectMapper mapper(boolean json) {
+    StreamReadConstraints c =
+        StreamReadConstraints.builder().maxNestingDepth(32).maxNumberLength(40).maxStringLength(1 << 20).build();
+    if (json) {
+      ObjectMapper m = new ObjectMapper();
+      m.getFactory().setStreamReadConstraints(c);
+      return m;
+    }
+    YAMLFactory f = YAMLFactory.builder().streamReadConstraints(c).build();
+    return new YAMLMapper(f);
+  }
+
+  static byte[] bytes(Path file, CatalogLimits limits) throws CatalogException {
+    try (InputStream in = Files.newInputStream(file)) {
+      byte[] b = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limits.maxBytes() + 1));
+      if (b.length > limits.maxBytes()) {
+        throw new CatalogException(file + ": larger than " + limits.maxBytes() + " bytes");
+      }
+      return b;
+    } catch (NoSuchFileException e) {
+      throw new CatalogException(file + ": no such file");
+    } catch (CatalogException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new CatalogException(file + ": cannot read: " + e.getMessage(), e);
+    }
+  }
+
+  static List<Replica> sorted(List<Replica> r) {
+    List<Replica> l = new ArrayList<>(r);
+    l.sort(Comparator.comparingInt(Replica::priority));
+    return l;
+  }
+
+  static <T> Iterable<T> it(Iterator<T> i) {
+    return () -> i;
+  }
+
+  static Map<String, String> map() {
+    return new LinkedHashMap<>();
+  }
+}

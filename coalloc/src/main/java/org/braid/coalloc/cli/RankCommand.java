@@ -1,0 +1,268 @@
+package org.braid.coalloc.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.braid.broker.Broker;
+import org.braid.broker.Plan;
+import org.braid.broker.RankedReplica;
+import org.braid.broker.Request;
+import org.braid.broker.catalog.CatalogException;
+import org.braid.broker.catalog.CatalogFile;
+import org.braid.broker.catalog.CatalogLimits;
+import org.braid.broker.catalog.Catalogs;
+import org.braid.broker.catalog.Replica;
+import org.braid.broker.catalog.ReplicaCatalog;
+import org.braid.coalloc.Download;
+import org.braid.predictors.SizeClasses;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code braid rank}: rank the replicas of a file by their predicted performance. */
+@Command(
+    name = "rank",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Rank the replicas of a file by predicted transfer rate (the broker, paper 003 section 2).",
+      "",
+      "For every replica it asks the replica host's information provider (braid provider; "
+          + "http://HOST:8790/v1/ads unless --provider or the catalog says otherwise) for its "
+          + "published performance, all at once with a timeout, and uses this client's own journal "
+          + "where it has history with the server. Each replica becomes a storage ad (AvgRDBandwidth, "
+          + "PredictedBandwidth, PredictionError, ...); the request's --requirements and --rank "
+          + "(ClassAd expressions, 'other' is the storage ad, 5M/sec notation allowed) match and "
+          + "order them. A replica whose provider is silent stays listed, with undefined attributes "
+          + "and the reason."
+    })
+final class RankCommand implements Runnable {
+
+  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  @Spec CommandSpec spec;
+
+  @Parameters(paramLabel = "URL", arity = "0..*", description = "Replica URLs (http, https, gsiftp, ftp, file).")
+  List<String> urls = new ArrayList<>();
+
+  @Option(names = "--metalink", paramLabel = "FILE", description = "A Metalink 4 file (RFC 5854); its only file, or the one named by --name.")
+  Path metalink;
+
+  @Option(names = "--catalog", arity = "2", paramLabel = "FILE NAME", hideParamSyntax = true,
+      description = "A JSON or YAML catalog and the logical file name to rank.")
+  List<String> catalog;
+
+  @Option(names = "--name", paramLabel = "NAME", description = "The file of a Metalink holding several.")
+  String name;
+
+  @Option(names = "--requirements", paramLabel = "EXPR", defaultValue = "true",
+      description = "The request's Requirements, e.g. 'other.AvgRDBandwidth > 5M/sec'. Default: ${DEFAULT-VALUE}.")
+  String requirements;
+
+  @Option(names = "--rank", paramLabel = "EXPR", defaultValue = Request.DEFAULT_RANK,
+      description = "The request's Rank. Default: ${DEFAULT-VALUE} (for the file's size class).")
+  String rank;
+
+  @Option(names = "--size", paramLabel = "BYTES",
+      description = "File size (K, M, G, T are powers of 1000), selects the size class. Default: the catalog's, else unknown.")
+  String size;
+
+  @Option(names = "--provider", paramLabel = "HOST=URL",
+      description = "The information provider of a host (host or host:port), repeatable.")
+  List<String> providers = new ArrayList<>();
+
+  @Option(names = "--provider-port", paramLabel = "PORT", defaultValue = "8790",
+      description = "Port of conventional provider URLs http://HOST:PORT/v1/ads. Default: ${DEFAULT-VALUE}.")
+  int providerPort;
+
+  @Option(names = "--no-conventional", description = "Do not try http://HOST:PORT/v1/ads for hosts without a known provider.")
+  boolean noConventional;
+
+  @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "2",
+      description = "The most discovery may take; silent providers are skipped. Default: ${DEFAULT-VALUE}.")
+  double timeout;
+
+  @Option(names = "--journal", paramLabel = "FILE",
+      description = "This client's transfer journal (default: $BRAID_JOURNAL or $${XDG_DATA_HOME:-~/.local/share}/braid/journal.jsonl).")
+  Path journal;
+
+  @Option(names = "--no-journal", description = "Ignore this client's transfer history.")
+  boolean noJournal;
+
+  @Option(names = "--plan", description = "Also print the co-allocation plan: the replicas to use at once and each one's share.")
+  boolean plan;
+
+  @Option(names = "--json", description = "Print JSON: an array with url, matched, rank, predictedBandwidth, errorPct, ciPct, low, high, source, reason, discovery (with --plan: an object with ranking and plan).")
+  boolean json;
+
+  @Override
+  public void run() {
+    if (!(timeout > 0) || timeout > 3600) {
+      throw new IllegalArgumentException("--timeout must be in (0, 3600] seconds: " + timeout);
+    }
+    Request request = request();
+    Broker.Builder b =
+        Broker.builder()
+            .timeout(Duration.ofMillis(Math.max(1, (long) (timeout * 1000))))
+            .providerPort(providerPort)
+            .conventionalProviders(!noConventional)
+            .journal(noJournal ? null : journal != null ? journal : Download.defaultJournal());
+    for (String p : providers) {
+      int eq = p.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("--provider must be HOST=URL: " + p);
+      }
+      b.provider(p.substring(0, eq), providerUrl(p.substring(eq + 1)));
+    }
+    if (catalogProviders != null) {
+      b.providers(catalogProviders);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    try (Broker broker = b.build()) {
+      List<RankedReplica> ranked;
+      Plan p = null;
+      if (plan) {
+        p = broker.plan(request);
+        ranked = p.ranking();
+      } else {
+        ranked = broker.select(request);
+      }
+      if (json) {
+        out.println(json(ranked, p));
+      } else {
+        table(out, ranked, p);
+      }
+    }
+    out.flush();
+  }
+
+  private java.util.Map<String, URI> catalogProviders;
+
+  private static URI providerUrl(String text) {
+    try {
+      return new URI(text);
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalArgumentException("--provider: bad URL '" + text + "': " + e.getReason(), e);
+    }
+  }
+
+  private Request request() {
+    int given = (urls.isEmpty() ? 0 : 1) + (metalink == null ? 0 : 1) + (catalog == null ? 0 : 1);
+    if (given != 1) {
+      throw new IllegalArgumentException("give replica URLs, --metalink FILE or --catalog FILE NAME (exactly one)");
+    }
+    if (catalog != null && catalog.size() != 2) {
+      throw new IllegalArgumentException("--catalog takes one FILE and one NAME, once");
+    }
+    Request.Builder rb;
+    try {
+      if (!urls.isEmpty()) {
+        List<Replica> reps = new ArrayList<>();
+        int i = 0;
+        for (String u : urls) {
+          reps.add(Replica.of(Catalogs.parseUrl(u, "argument " + (++i))));
+        }
+        rb = Request.builder(reps);
+      } else {
+        ReplicaCatalog c =
+            metalink != null
+                ? Catalogs.readMetalink(metalink, CatalogLimits.DEFAULT)
+                : Catalogs.read(Path.of(catalog.get(0)));
+        CatalogFile f = metalink != null ? (name == null ? c.single() : c.file(name)) : c.file(catalog.get(1));
+        catalogProviders = c.providers();
+        rb = Request.builder(f);
+      }
+    } catch (CatalogException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+    if (size != null) {
+      rb.size(SizeClasses.parseSize(size));
+    }
+    return rb.requirements(requirements).rank(rank).build();
+  }
+
+  private static void table(PrintWriter out, List<RankedReplica> ranked, Plan plan) {
+    out.printf(Locale.ROOT, "%-4s %-50s %14s %7s %-16s %s%n", "#", "URL", "PREDICTED", "ERR%", "SOURCE", "RANK / REASON");
+    int n = 0;
+    for (RankedReplica r : ranked) {
+      String pos = r.matched() ? String.valueOf(++n) : "-";
+      String err = r.forecast().isAvailable() && r.forecast().scored() > 0 ? String.format(Locale.ROOT, "%.1f", r.forecast().errorPct()) : "-";
+      String pred = r.forecast().isAvailable() ? rate(r.forecast().value()) : "-";
+      String last = r.matched() ? String.format(Locale.ROOT, "%.6g", r.rank()) : "rejected: " + r.reason();
+      out.printf(Locale.ROOT, "%-4s %-50s %14s %7s %-16s %s%n", pos, r.replica().uri(), pred, err, r.forecastSource(), last);
+      if (r.discovery() != null) {
+        out.printf(Locale.ROOT, "     (%s)%n", r.discovery());
+      }
+    }
+    if (plan != null) {
+      out.printf(Locale.ROOT, "plan: %d replica%s, %s of a %s bound%n", plan.shares().size(), plan.shares().size() == 1 ? "" : "s",
+          rate(plan.rate()), rate(plan.bound()));
+      for (Plan.Share s : plan.shares()) {
+        out.printf(Locale.ROOT, "  %-50s %14s %6.1f%% %s%n", s.replica().uri(), rate(s.predictedRate()), 100 * s.fraction(),
+            s.bytes() < 0 ? "" : s.bytes() + " bytes");
+      }
+    }
+  }
+
+  static String rate(double bytesPerSecond) {
+    return String.format(Locale.ROOT, "%.2f MB/s", bytesPerSecond / 1e6);
+  }
+
+  private static String json(List<RankedReplica> ranked, Plan plan) {
+    ArrayNode a = JSON.createArrayNode();
+    for (RankedReplica r : ranked) {
+      ObjectNode o = a.addObject();
+      o.put("url", r.replica().uri().toString());
+      o.put("matched", r.matched());
+      o.put("rank", r.rank());
+      boolean has = r.forecast().isAvailable();
+      boolean scored = has && r.forecast().scored() > 0;
+      putOrNull(o, "predictedBandwidth", has, r.forecast().value());
+      putOrNull(o, "errorPct", scored, r.forecast().errorPct());
+      putOrNull(o, "ciPct", scored, r.forecast().ciPct());
+      putOrNull(o, "low", scored, r.forecast().low());
+      putOrNull(o, "high", scored, r.forecast().high());
+      o.put("source", r.forecastSource());
+      o.put("reason", r.reason());
+      o.put("discovery", r.discovery());
+      o.put("priority", r.replica().priority());
+      o.put("location", r.replica().location());
+    }
+    try {
+      if (plan == null) {
+        return JSON.writeValueAsString(a);
+      }
+      ObjectNode root = JSON.createObjectNode();
+      root.set("ranking", a);
+      ObjectNode p = root.putObject("plan");
+      p.put("size", plan.size());
+      p.put("bound", plan.bound());
+      p.put("rate", plan.rate());
+      ArrayNode shares = p.putArray("shares");
+      for (Plan.Share s : plan.shares()) {
+        shares.addObject().put("url", s.replica().uri().toString()).put("predictedRate", s.predictedRate())
+            .put("fraction", s.fraction()).put("bytes", s.bytes());
+      }
+      return JSON.writeValueAsString(root);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void putOrNull(ObjectNode o, String k, boolean has, double v) {
+    if (has) {
+      o.put(k, v);
+    } else {
+      o.putNull(k);
+    }
+  }
+}
