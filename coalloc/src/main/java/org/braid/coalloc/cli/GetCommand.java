@@ -35,8 +35,35 @@ import picocli.CommandLine.Model.CommandSpec;
 public final class GetCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(arity = "1..*", paramLabel = "URL", description = "Replica URLs (http, https, file, or a local path), best first.")
-  List<String> urls;
+  @Parameters(arity = "0..*", paramLabel = "URL",
+      description = "Replica URLs (http, https, gsiftp, ftp, file, or a local path), best first.")
+  List<String> urls = new ArrayList<>();
+
+  @Option(names = "--metalink", paramLabel = "FILE",
+      description = "Take the replicas, size and hashes from a Metalink 4 file (its only file, or --name).")
+  Path metalink;
+
+  @Option(names = "--catalog", arity = "2", paramLabel = "FILE NAME", hideParamSyntax = true,
+      description = "Take the replicas from a JSON or YAML catalog: FILE and the logical file NAME.")
+  List<String> catalog;
+
+  @Option(names = "--name", paramLabel = "NAME", description = "The file of a Metalink holding several.")
+  String name;
+
+  @Option(names = "--requirements", paramLabel = "EXPR", defaultValue = "true",
+      description = "With --metalink or --catalog: the broker's ClassAd Requirements for a replica,"
+          + " e.g. 'other.AvgRDBandwidth > 5M/sec' (default: ${DEFAULT-VALUE}).")
+  String requirements;
+
+  @Option(names = "--discovery-timeout", defaultValue = "2", paramLabel = "SECONDS",
+      description = "With --metalink or --catalog: the most the broker may spend asking the replicas'"
+          + " information providers (default: ${DEFAULT-VALUE}); 0 skips the broker and uses the"
+          + " catalog's order with no predicted rates.")
+  double discoveryTimeout;
+
+  @Option(names = "--provider-port", defaultValue = "8790", paramLabel = "PORT",
+      description = "Port of the conventional provider URL http://HOST:PORT/v1/ads (default: ${DEFAULT-VALUE}).")
+  int providerPort;
 
   @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT", description = "Output file.")
   Path output;
@@ -106,11 +133,20 @@ public final class GetCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    int given = (urls.isEmpty() ? 0 : 1) + (metalink == null ? 0 : 1) + (catalog == null ? 0 : 1);
+    if (given != 1) {
+      throw new IllegalArgumentException(
+          "give replica URLs, --metalink FILE or --catalog FILE NAME (exactly one)");
+    }
     List<URI> uris = new ArrayList<>();
+    List<PredictedRate> predicted = new ArrayList<>();
+    List<Checksum> sums = new ArrayList<>();
+    if (urls.isEmpty()) {
+      fromCatalog(CatalogInput.read(metalink, name, catalog), uris, predicted, sums);
+    }
     for (String u : urls) {
       uris.add(Units.url(u));
     }
-    List<PredictedRate> predicted = new ArrayList<>();
     for (String r : rates) {
       int eq = r.lastIndexOf('=');
       if (eq < 1) {
@@ -127,7 +163,6 @@ public final class GetCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--scheme history needs a --rate URL=RATE for every source");
     }
-    List<Checksum> sums = new ArrayList<>();
     for (String c : checksums) {
       sums.add(Checksum.parse(c));
     }
@@ -202,6 +237,56 @@ public final class GetCommand implements Callable<Integer> {
     out.print(json ? Reports.json(r) + System.lineSeparator() : Reports.text(r));
     out.flush();
     return 0;
+  }
+
+  /**
+   * Fills the sources, predicted rates and checksums from a catalog entry: the broker ranks the
+   * replicas (their information providers and this client's journal) and plans the co-allocation
+   * set with each replica's predicted rate; the catalog's hashes become checksums.
+   */
+  private void fromCatalog(
+      CatalogInput in, List<URI> uris, List<PredictedRate> predicted, List<Checksum> sums) {
+    var err = spec.commandLine().getErr();
+    for (var h : in.file().hashes().entrySet()) {
+      try {
+        sums.add(new Checksum(h.getKey(), h.getValue()));
+      } catch (IllegalArgumentException e) {
+        err.println("braid: not verifying the catalog's " + h.getKey() + " hash: " + e.getMessage());
+      }
+    }
+    if (discoveryTimeout == 0) {
+      for (var r : in.file().replicas()) {
+        uris.add(r.uri());
+      }
+      return;
+    }
+    if (!(discoveryTimeout > 0) || discoveryTimeout > 3600) {
+      throw new IllegalArgumentException(
+          "--discovery-timeout must be in [0, 3600] seconds: " + discoveryTimeout);
+    }
+    org.braid.broker.Request request =
+        org.braid.broker.Request.builder(in.file()).requirements(requirements).build();
+    try (org.braid.broker.Broker broker =
+        org.braid.broker.Broker.builder()
+            .timeout(Duration.ofMillis(Math.max(1, (long) (discoveryTimeout * 1000))))
+            .providerPort(providerPort)
+            .providers(in.providers())
+            .maxSources(maxSources)
+            .journal(noJournal ? null : journal != null ? journal : Download.defaultJournal())
+            .build()) {
+      org.braid.broker.Plan plan = broker.plan(request);
+      uris.addAll(BrokerPlans.sources(plan));
+      predicted.addAll(BrokerPlans.rates(plan));
+      if (uris.isEmpty()) {
+        StringBuilder why = new StringBuilder("no replica of " + in.file().name() + " is usable");
+        for (var r : plan.ranking()) {
+          if (!r.matched()) {
+            why.append("; ").append(r.replica().uri()).append(": ").append(r.reason());
+          }
+        }
+        throw new IllegalArgumentException(why.toString());
+      }
+    }
   }
 
   static Duration seconds(double s, String option) {

@@ -16,11 +16,8 @@ import org.braid.broker.Plan;
 import org.braid.broker.RankedReplica;
 import org.braid.broker.Request;
 import org.braid.broker.catalog.CatalogException;
-import org.braid.broker.catalog.CatalogFile;
-import org.braid.broker.catalog.CatalogLimits;
 import org.braid.broker.catalog.Catalogs;
 import org.braid.broker.catalog.Replica;
-import org.braid.broker.catalog.ReplicaCatalog;
 import org.braid.coalloc.Download;
 import org.braid.predictors.SizeClasses;
 import picocli.CommandLine.Command;
@@ -160,9 +157,6 @@ final class RankCommand implements Runnable {
     if (given != 1) {
       throw new IllegalArgumentException("give replica URLs, --metalink FILE or --catalog FILE NAME (exactly one)");
     }
-    if (catalog != null && catalog.size() != 2) {
-      throw new IllegalArgumentException("--catalog takes one FILE and one NAME, once");
-    }
     Request.Builder rb;
     try {
       if (!urls.isEmpty()) {
@@ -173,13 +167,9 @@ final class RankCommand implements Runnable {
         }
         rb = Request.builder(reps);
       } else {
-        ReplicaCatalog c =
-            metalink != null
-                ? Catalogs.readMetalink(metalink, CatalogLimits.DEFAULT)
-                : Catalogs.read(Path.of(catalog.get(0)));
-        CatalogFile f = metalink != null ? (name == null ? c.single() : c.file(name)) : c.file(catalog.get(1));
-        catalogProviders = c.providers();
-        rb = Request.builder(f);
+        CatalogInput in = CatalogInput.read(metalink, name, catalog);
+        catalogProviders = in.providers();
+        rb = Request.builder(in.file());
       }
     } catch (CatalogException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
