@@ -159,6 +159,10 @@ tb_start_mirror() { # i
   if [ "$(cat "$TB_STATE/gridftp" 2>/dev/null || echo 0)" = 1 ]; then
     local g="$TB_STATE/gridftp$i"
     mkdir -p "$g"
+    # globus-gridftp-server looks its own address up by name; there is no DNS in the namespace,
+    # so give it a hosts file (ip netns exec bind-mounts /etc/netns/NS/hosts over /etc/hosts)
+    mkdir -p "/etc/netns/$ns"
+    printf '127.0.0.1 localhost\n%s %s %s\n' "$(tb_addr $i)" "$ns" "$(hostname)" >"/etc/netns/$ns/hosts"
     ip netns exec "$ns" globus-gridftp-server -aa -anonymous-user nobody -p 2811 \
       -control-interface "$(tb_addr $i)" -data-interface "$(tb_addr $i)" \
       -d error -l "$g/server.log" -Z "$g/transfer.log" >"$g/stdout.log" 2>&1 &
@@ -237,6 +241,7 @@ tb_cleanup() {
     done
     ip netns del "$ns" 2>/dev/null || true
   done
+  rm -rf /etc/netns/"${TB_PREFIX}"*
   for dev in $(ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' | grep "^${TB_PREFIX}" || true); do
     ip link del "$dev" 2>/dev/null || true
   done
@@ -259,6 +264,7 @@ tb_main() {
         esac
       done
       [ -n "$www" ] && [ -n "$rates" ] || tb_die "up needs --www DIR and --rates \"MBIT...\""
+      trap 'rc=$?; [ $rc = 0 ] || tb_cleanup; exit $rc' EXIT  # a half-built testbed is removed
       tb_up "$www" "$rates" "$shared" "$uplink" "$gridftp" ;;
     rate) tb_need_root; tb_rate "$1" "$2" ;;
     replay) tb_need_root; tb_replay "$1" "$2" ;;
