@@ -273,7 +273,8 @@ final class BlockScheduler {
     long minSteal = Math.max(MIN_STEAL, (long) (rt * lt * 2));
     synchronized (best) {
       long rem = best.end - best.committed;
-      long x = (long) (rem * rt / (rt + bestRate));
+      // both finish together: (rem - x) / rv = lt + x / rt
+      long x = (long) (rt * (rem - lt * bestRate) / (rt + bestRate));
       if (x >= minSteal && x / rt + lt < bestTime) {
         long split = Math.max(best.end - x, best.committed);
         long oldEnd = best.end;

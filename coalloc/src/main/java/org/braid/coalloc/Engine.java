@@ -128,9 +128,16 @@ final class Engine {
         e.getKey().cancelReason = "cancelled: download finished";
         closeQuietly(e.getValue());
       }
+      // workers still waiting for a response can write nothing more (every block is settled);
+      // give them a moment to wind down, then go on: closing the sources aborts them
+      long joinDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
       for (Thread t : workers) {
+        long left = joinDeadline - System.nanoTime();
+        if (left <= 0) {
+          break;
+        }
         try {
-          t.join(TimeUnit.SECONDS.toMillis(5));
+          t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
         } catch (InterruptedException ie) {
           Thread.currentThread().interrupt();
           break;

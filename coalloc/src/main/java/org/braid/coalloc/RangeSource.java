@@ -43,7 +43,8 @@ public interface RangeSource extends Closeable {
   ReadableByteChannel open(long offset, long length) throws IOException;
 
   /**
-   * Opens a source for the URL: {@code http}, {@code https} and {@code file} are supported.
+   * Opens a source for the URL: {@code http}, {@code https}, {@code gsiftp}, {@code ftp} and
+   * {@code file} are supported.
    *
    * @throws IllegalArgumentException if the scheme is not supported
    */
@@ -55,9 +56,13 @@ public interface RangeSource extends Closeable {
         return new HttpRangeSource(uri, options);
       case "file":
         return new FileRangeSource(uri);
+      case "gsiftp":
+      case "ftp":
+        return new GridFtpRangeSource(uri, options);
       default:
         throw new IllegalArgumentException(
-            "unsupported URL scheme '" + scheme + "' in " + uri + " (use http, https or file)");
+            "unsupported URL scheme '" + scheme + "' in " + uri
+                + " (use http, https, gsiftp, ftp or file)");
     }
   }
 }

@@ -21,7 +21,7 @@ class SchedulerPropertiesTest {
     return Arbitraries.of("single", "brute", "history", "conservative", "aggressive", "adaptive");
   }
 
-  @Property(tries = 150)
+  @Property(tries = 400)
   void plan_everyScheme_coversFileExactlyOnce(
       @ForAll("schemes") String scheme,
       @ForAll @LongRange(min = 0, max = 3_000_000) long size,

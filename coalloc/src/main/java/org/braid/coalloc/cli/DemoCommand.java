@@ -55,6 +55,11 @@ public final class DemoCommand implements Callable<Integer> {
       description = "Block count for conservative and aggressive (default: ${DEFAULT-VALUE}).")
   int blocks;
 
+  @Option(names = "--swap-after", paramLabel = "SECONDS",
+      description = "Swap the rates of the fastest and the slowest mirror this long after each"
+          + " download starts (default: no swap).")
+  Double swapAfter;
+
   @Option(names = "--json", description = "Print the co-allocated download's report as JSON.")
   boolean json;
 
@@ -72,6 +77,9 @@ public final class DemoCommand implements Callable<Integer> {
     if (rates.isEmpty() || rates.size() > 16 || rates.stream().anyMatch(r -> !(r > 0))) {
       throw new IllegalArgumentException("--rates must be 1 to 16 positive numbers: " + rates);
     }
+    if (swapAfter != null && !(swapAfter >= 0)) {
+      throw new IllegalArgumentException("--swap-after must not be negative: " + swapAfter);
+    }
     Scheme s = Scheme.parse(scheme, blocks);
     PrintWriter out = spec.commandLine().getOut();
     Path dir = Files.createTempDirectory("braid-demo");
@@ -86,12 +94,17 @@ public final class DemoCommand implements Callable<Integer> {
       }
       List<URI> uris = new ArrayList<>();
       int best = 0;
+      int worst = 0;
       for (int i = 0; i < mirrors.size(); i++) {
         uris.add(mirrors.get(i).uri());
         if (rates.get(i) > rates.get(best)) {
           best = i;
         }
+        if (rates.get(i) < rates.get(worst)) {
+          worst = i;
+        }
       }
+      Swapper swapper = new Swapper(mirrors, rates, best, worst, swapAfter);
       if (!json) {
         out.printf(
             Locale.ROOT,
@@ -100,9 +113,15 @@ public final class DemoCommand implements Callable<Integer> {
             rates.stream().map(r -> String.format(Locale.ROOT, "%.0f", r)).toList(),
             sum,
             sizeMib);
+        if (swapAfter != null) {
+          out.printf(Locale.ROOT,
+              "the %.0f and %.0f Mbit/s mirrors swap rates %.1f s after each download starts%n",
+              rates.get(best), rates.get(worst), swapAfter);
+        }
         out.flush();
       }
       List<Checksum> check = List.of(new Checksum("sha256", sha));
+      swapper.arm();
       DownloadReport single =
           Download.builder()
               .sources(List.of(uris.get(best)))
@@ -113,6 +132,7 @@ public final class DemoCommand implements Callable<Integer> {
               .resume(false)
               .build()
               .run();
+      swapper.arm();
       DownloadReport co =
           Download.builder()
               .sources(uris)
@@ -123,6 +143,7 @@ public final class DemoCommand implements Callable<Integer> {
               .resume(false)
               .build()
               .run();
+      swapper.close();
       if (trace != null) {
         Reports.writeTrace(co, trace);
       }
@@ -162,6 +183,50 @@ public final class DemoCommand implements Callable<Integer> {
           Files.deleteIfExists(p);
         }
       }
+    }
+  }
+
+  /** Resets the mirror rates and schedules the swap, once per download. */
+  static final class Swapper implements AutoCloseable {
+    private final List<Mirror> mirrors;
+    private final List<Double> rates;
+    private final int a;
+    private final int b;
+    private final Double after;
+    private final java.util.concurrent.ScheduledExecutorService timer =
+        java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+          Thread t = new Thread(r, "braid-demo-swap");
+          t.setDaemon(true);
+          return t;
+        });
+    private java.util.concurrent.ScheduledFuture<?> pending;
+
+    Swapper(List<Mirror> mirrors, List<Double> rates, int a, int b, Double after) {
+      this.mirrors = mirrors;
+      this.rates = rates;
+      this.a = a;
+      this.b = b;
+      this.after = after;
+    }
+
+    void arm() {
+      if (pending != null) {
+        pending.cancel(false);
+      }
+      for (int i = 0; i < mirrors.size(); i++) {
+        mirrors.get(i).setRate(rates.get(i) * 1e6 / 8);
+      }
+      if (after != null) {
+        pending = timer.schedule(() -> {
+          mirrors.get(a).setRate(rates.get(b) * 1e6 / 8);
+          mirrors.get(b).setRate(rates.get(a) * 1e6 / 8);
+        }, (long) (after * 1e9), java.util.concurrent.TimeUnit.NANOSECONDS);
+      }
+    }
+
+    @Override
+    public void close() {
+      timer.shutdownNow();
     }
   }
 

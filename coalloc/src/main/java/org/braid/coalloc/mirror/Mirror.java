@@ -2,6 +2,10 @@ package org.braid.coalloc.mirror;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsParameters;
+import com.sun.net.httpserver.HttpsServer;
+import javax.net.ssl.SSLContext;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -59,6 +63,7 @@ public final class Mirror implements Closeable {
   private final Fault fault;
   private final long faultAfter;
   private final HttpServer server;
+  private final String bearer;
   private final ExecutorService pool;
   private final CountDownLatch closed = new CountDownLatch(1);
   private final AtomicLong served = new AtomicLong();
@@ -82,7 +87,24 @@ public final class Mirror implements Closeable {
     this.fault = b.fault;
     this.faultAfter = b.faultAfter;
     this.rate = b.rate;
-    this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+    this.bearer = b.bearer;
+    InetSocketAddress addr = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+    if (b.tls != null) {
+      HttpsServer https = HttpsServer.create(addr, 64);
+      boolean needClientAuth = b.needClientAuth;
+      https.setHttpsConfigurator(
+          new HttpsConfigurator(b.tls) {
+            @Override
+            public void configure(HttpsParameters params) {
+              javax.net.ssl.SSLParameters p = getSSLContext().getDefaultSSLParameters();
+              p.setNeedClientAuth(needClientAuth);
+              params.setSSLParameters(p);
+            }
+          });
+      this.server = https;
+    } else {
+      this.server = HttpServer.create(addr, 64);
+    }
     this.pool = Executors.newCachedThreadPool(r -> {
       Thread t = new Thread(r, "mirror-" + server.getAddress().getPort());
       t.setDaemon(true);
@@ -105,7 +127,11 @@ public final class Mirror implements Closeable {
   /** The URL of the file on this mirror: {@code http://127.0.0.1:PORT/NAME}. */
   public URI uri() {
     return URI.create(
-        "http://127.0.0.1:" + server.getAddress().getPort() + "/" + file.getFileName());
+        (server instanceof HttpsServer ? "https" : "http")
+            + "://127.0.0.1:"
+            + server.getAddress().getPort()
+            + "/"
+            + file.getFileName());
   }
 
   /** Body bytes sent so far. */
@@ -135,6 +161,11 @@ public final class Mirror implements Closeable {
     requests.incrementAndGet();
     try (ex) {
       if (dead) {
+        return;
+      }
+      if (bearer != null
+          && !("Bearer " + bearer).equals(ex.getRequestHeaders().getFirst("Authorization"))) {
+        ex.sendResponseHeaders(401, -1);
         return;
       }
       if (fault == Fault.ERROR_503 && served.get() >= faultAfter && errorsSent.get() < 3) {
@@ -263,6 +294,9 @@ public final class Mirror implements Closeable {
     private double rate;
     private Fault fault = Fault.NONE;
     private long faultAfter;
+    private String bearer;
+    private SSLContext tls;
+    private boolean needClientAuth;
 
     private Builder(Path file) {
       this.file = file;
@@ -290,6 +324,22 @@ public final class Mirror implements Closeable {
     /** Bytes served (for DIE, STALL, ERROR_503) or the file offset (CORRUPT) of the fault. */
     public Builder faultAfter(long bytes) {
       this.faultAfter = bytes;
+      return this;
+    }
+
+    /** Answers 401 unless the request carries {@code Authorization: Bearer TOKEN}. */
+    public Builder bearerToken(String token) {
+      this.bearer = token;
+      return this;
+    }
+
+    /**
+     * Serves HTTPS with this context (its key material is the server certificate); with {@code
+     * needClientAuth} clients must present a certificate the context trusts.
+     */
+    public Builder tls(SSLContext context, boolean needClientAuth) {
+      this.tls = Objects.requireNonNull(context, "context");
+      this.needClientAuth = needClientAuth;
       return this;
     }
 

@@ -22,6 +22,17 @@ class DemoCommandTest {
   }
 
   @Test
+  void demo_swapAfter_announcesSwapAndStillVerifies() {
+    GetCommandTest.Run r =
+        GetCommandTest.run("demo", "--size", "2", "--rates", "64,16", "--swap-after", "0.1");
+    assertEquals(0, r.code(), r.err());
+    List<String> lines = r.out().lines().toList();
+    assertEquals("the 64 and 16 Mbit/s mirrors swap rates 0.1 s after each download starts",
+        lines.get(1));
+    assertTrue(lines.get(lines.size() - 1).startsWith("verified: "));
+  }
+
+  @Test
   void demo_badSize_exitsTwo() {
     GetCommandTest.Run r = GetCommandTest.run("demo", "--size", "0");
     assertEquals(2, r.code());

@@ -86,10 +86,10 @@ class GetCommandTest {
 
   @Test
   void unsupportedScheme_exitsTwo() {
-    Run r = run("get", "ftp://127.0.0.1/f", "-o", dir.resolve("o").toString());
+    Run r = run("get", "sftp://127.0.0.1/f", "-o", dir.resolve("o").toString());
     assertEquals(2, r.code());
-    assertEquals("braid: unsupported URL scheme 'ftp' in ftp://127.0.0.1/f (use http, https or"
-        + " file)\n", r.err());
+    assertEquals("braid: unsupported URL scheme 'sftp' in sftp://127.0.0.1/f (use http, https,"
+        + " gsiftp, ftp or file)\n", r.err());
   }
 
   @Test

@@ -1,0 +1,122 @@
+package org.braid.coalloc;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.braid.coalloc.mirror.Mirror;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bearer tokens, custom CA bundles and client certificates against an HTTPS mirror. */
+class AuthTest {
+  @TempDir static Path dir;
+  static Path src;
+
+  static void keytool(String... args) throws Exception {
+    List<String> cmd = new java.util.ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+    cmd.addAll(List.of(args));
+    Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, out);
+  }
+
+  static void keypair(String alias, String dname, String file) throws Exception {
+    keytool("-genkeypair", "-alias", alias, "-keyalg", "RSA", "-keysize", "2048", "-dname", dname,
+        "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-keystore", file, "-storetype", "PKCS12",
+        "-storepass", "changeit", "-keypass", "changeit");
+    keytool("-exportcert", "-rfc", "-alias", alias, "-keystore", file, "-storepass", "changeit",
+        "-file", alias + ".pem");
+  }
+
+  @BeforeAll
+  static void keys() throws Exception {
+    src = TestFiles.random(dir, "data.bin", 1_000_000, 4);
+    keypair("server", "CN=127.0.0.1", "server.p12");
+    keypair("client", "CN=braid-client", "client.p12");
+    keytool("-importcert", "-noprompt", "-alias", "client", "-file", "client.pem", "-keystore",
+        "trust.p12", "-storetype", "PKCS12", "-storepass", "changeit");
+  }
+
+  static KeyStore load(String file) throws Exception {
+    KeyStore ks = KeyStore.getInstance("PKCS12");
+    try (InputStream in = Files.newInputStream(dir.resolve(file))) {
+      ks.load(in, "changeit".toCharArray());
+    }
+    return ks;
+  }
+
+  static SSLContext serverContext() throws Exception {
+    KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+    kmf.init(load("server.p12"), "changeit".toCharArray());
+    TrustManagerFactory tmf =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(load("trust.p12"));
+    SSLContext ctx = SSLContext.getInstance("TLS");
+    ctx.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+    return ctx;
+  }
+
+  DownloadReport get(Mirror m, SourceOptions o) throws Exception {
+    return Download.builder()
+        .sources(List.of(m.uri()))
+        .output(dir.resolve("out.bin"))
+        .sourceOptions(o)
+        .journal(null)
+        .build()
+        .run();
+  }
+
+  @Test
+  void bearerToken_sentWhenGiven() throws Exception {
+    try (Mirror m = Mirror.builder(src).bearerToken("s3cret").start()) {
+      get(m, SourceOptions.builder().bearerToken("s3cret").build());
+      assertArrayEquals(Files.readAllBytes(src), Files.readAllBytes(dir.resolve("out.bin")));
+      DownloadException e = assertThrows(DownloadException.class, () -> get(m, SourceOptions.DEFAULT));
+      assertEquals("no usable replica: " + m.uri() + ": HTTP 401 Unauthorized", e.getMessage());
+    }
+  }
+
+  @Test
+  void https_caBundleTrustsTheServer() throws Exception {
+    try (Mirror m = Mirror.builder(src).tls(serverContext(), false).start()) {
+      assertTrue(m.uri().toString().startsWith("https://127.0.0.1:"));
+      get(m, SourceOptions.builder().caBundle(dir.resolve("server.pem")).build());
+      assertArrayEquals(Files.readAllBytes(src), Files.readAllBytes(dir.resolve("out.bin")));
+      DownloadException e = assertThrows(DownloadException.class, () -> get(m, SourceOptions.DEFAULT));
+      assertTrue(e.getMessage().contains("SSLHandshakeException"), e.getMessage());
+    }
+  }
+
+  @Test
+  void https_clientCertificateWhenServerRequiresOne() throws Exception {
+    try (Mirror m = Mirror.builder(src).tls(serverContext(), true).start()) {
+      get(m, SourceOptions.builder().caBundle(dir.resolve("server.pem"))
+          .clientCertificate(dir.resolve("client.p12"), "changeit").build());
+      assertArrayEquals(Files.readAllBytes(src), Files.readAllBytes(dir.resolve("out.bin")));
+      assertThrows(DownloadException.class,
+          () -> get(m, SourceOptions.builder().caBundle(dir.resolve("server.pem")).build()));
+    }
+  }
+
+  @Test
+  void badCaBundle_isRejectedWithItsName() throws Exception {
+    Path bad = Files.writeString(dir.resolve("bad.pem"), "not a certificate\n");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new HttpRangeSource(java.net.URI.create("https://127.0.0.1:1/f"),
+            SourceOptions.builder().caBundle(bad).build()));
+    assertTrue(e.getMessage().startsWith("cannot load TLS material (CA bundle " + bad), e.getMessage());
+  }
+}

@@ -1,0 +1,19 @@
+package org.braid.coalloc;
+
+import java.nio.file.Path;
+import org.braid.coalloc.mirror.Mirror;
+
+class HttpRangeSourceTest extends RangeSourceContractTest {
+  Mirror mirror;
+
+  @Override
+  RangeSource create(Path f) throws Exception {
+    mirror = Mirror.builder(f).start();
+    return new HttpRangeSource(mirror.uri(), SourceOptions.DEFAULT);
+  }
+
+  @Override
+  void cleanup() {
+    mirror.close();
+  }
+}
