@@ -38,11 +38,13 @@ while [ $# -gt 0 ]; do
 done
 
 tb_need_root
-for tool in curl jq java cmp; do
+for tool in curl jq java cmp openssl /usr/sbin/nginx; do
   command -v "$tool" >/dev/null || { echo "bench: $tool is not installed" >&2; exit 1; }
 done
 if [ "$smoke" = 0 ]; then
-  command -v aria2c >/dev/null || { echo "bench: aria2c is not installed (apt-get install aria2, or src/test/bench/install)" >&2; exit 1; }
+  for tool in aria2c globus-gridftp-server globus-url-copy; do
+    command -v "$tool" >/dev/null || { echo "bench: $tool is not installed (run src/test/bench/install)" >&2; exit 1; }
+  done
 fi
 
 work=/tmp/braidb-work
@@ -60,7 +62,8 @@ trap 'exit 130' INT TERM
 tb_cleanup
 mkdir -p "$work/www" "$work/out" "$out"
 if [ "$smoke" = 0 ] || [ ! -f "$jar" ]; then
-  "$repo/braid" --version >/dev/null  # builds coalloc/target/braid.jar when sources changed
+  # always rebuild for a full run: the braid launcher's staleness check is unreliable (see the report)
+  (cd "$repo" && ./mvnw -B -q -DskipTests -pl coalloc -am package) >&2
 fi
 
 # Deterministic test files: AES-CTR keystream of a fixed key, size in decimal MB.
@@ -176,9 +179,16 @@ run_one() { # contender mb rep position plot(0|1)
       [ "$c" = aria2-tuned ] && opts=(-k 1M -s "${#u[@]}" -x "${#u[@]}")
       timeout "$run_timeout" ip netns exec "$TB_CLIENT" aria2c -q --allow-overwrite=true \
         --auto-file-renaming=false ${opts[@]+"${opts[@]}"} -d "$work/out" -o "f$mb" "${u[@]}" >"$log" 2>&1 || rc=$? ;;
+    guc)
+      timeout "$run_timeout" ip netns exec "$TB_CLIENT" globus-url-copy \
+        "ftp://10.231.$(best_mirror).1:2811$work/www/f$mb" "file://$o" >"$log" 2>&1 || rc=$? ;;
     braid-*)
       local spec=${c#braid-} scheme k="" ; scheme=${spec%%-*}
       [ "$scheme" != "$spec" ] && k=${spec#*-}
+      if [ "$spec" = gridftp ]; then
+        scheme=adaptive
+        mapfile -t u < <(urls "$mb" | sed "s|^http://\([0-9.]*\)/|gsiftp://\1:2811$work/www/|")
+      fi
       local -a opts=(--scheme "$scheme" --json --no-journal --checksum "sha256:$(cat "$work/www/f$mb.sha256")")
       [ -n "$k" ] && opts+=(--blocks "$k")
       if [ "$scheme" = history ]; then
@@ -193,7 +203,7 @@ run_one() { # contender mb rep position plot(0|1)
   t1=$(date +%s.%N)
   stop_event
   wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
-  [ "$c" = aria2 ] || [ "$c" = aria2-tuned ] && transfer=$wall
+  case "$c" in aria2|aria2-tuned|guc) transfer=$wall ;; esac
   if [[ "$c" == braid-* ]] && [ "$rc" = 0 ]; then
     transfer=$(jq -r .seconds "$work/braid.json")
     local fast; fast=$(best_mirror)
@@ -218,10 +228,12 @@ run_one() { # contender mb rep position plot(0|1)
 scenario() {
   SCEN=$1; LABEL=$2; RATES=$3; SHARED=$4; UPLINK=$5; EVENT=$6
   local sizes=$7 contenders=$8 plot=$9 mb rep
-  local -a cs; read -r -a cs <<<"$contenders"
+  local -a cs; read -r -a cs <<<"${BENCH_CONTENDERS:-$contenders}"  # override for debugging
   echo "bench: scenario $SCEN: $LABEL" >&2
   for mb in $sizes; do make_file "$mb"; done
-  tb_up "$work/www" "$RATES" "$SHARED" "$UPLINK" 0
+  local gridftp=0
+  [[ " ${cs[*]} " == *" guc "* || " ${cs[*]} " == *" braid-gridftp "* ]] && gridftp=1
+  tb_up "$work/www" "$RATES" "$SHARED" "$UPLINK" "$gridftp"
   for mb in $sizes; do
     for rep in $(seq "$reps"); do
       # contenders alternate; the starting contender rotates with each repetition
@@ -247,12 +259,13 @@ machine() {
     echo "nginx: $(/usr/sbin/nginx -v 2>&1)"
     echo "curl: $(curl --version | head -1 | cut -d' ' -f1-2)"
     command -v aria2c >/dev/null && echo "aria2c: $(aria2c --version | head -1)"
+    echo "globus-gridftp-server: $(globus-gridftp-server -version 2>&1 | head -1)"
     echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
   }
 }
 
-ALL="curl aria2 aria2-tuned braid-adaptive braid-single braid-brute braid-history braid-conservative braid-aggressive"
-S4="curl aria2 aria2-tuned braid-adaptive braid-history braid-conservative braid-aggressive"
+ALL="curl aria2 aria2-tuned braid-adaptive braid-single braid-brute braid-history braid-conservative braid-aggressive guc braid-gridftp"
+S4="curl aria2 aria2-tuned braid-adaptive braid-history braid-conservative braid-aggressive braid-gridftp"
 S7="braid-adaptive braid-conservative-5 braid-conservative-10 braid-conservative-15 braid-aggressive-5 braid-aggressive-10 braid-aggressive-15"
 
 machine | sed 's/^/start /' >"$out/machine.txt"
