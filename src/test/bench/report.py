@@ -19,7 +19,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 BEGIN = "<!-- BEGIN GENERATED RESULTS (src/test/bench/report.py) -->"
 END = "<!-- END GENERATED RESULTS -->"
-BASELINES = [("curl", "best single (curl)"), ("aria2", "aria2c default"), ("aria2-tuned", "aria2c tuned")]
+BASELINES = [
+    ("curl", "best single (curl)"),
+    ("guc", "globus-url-copy"),
+    ("aria2", "aria2c default"),
+    ("aria2-tuned", "aria2c tuned"),
+]
 
 
 def mbit(bps):
@@ -71,21 +76,22 @@ def fmt(x, spec="{:.1f}"):
 def scenario_table(cells, order, scen, size):
     keys = [k for k in order if k[0] == scen and k[1] == size]
     first = cells[keys[0]]
+    present = [b for b in BASELINES if (scen, size, b[0]) in cells]
     out = [
         f"Bound: {mbit(first.bound):.1f} Mbit/s of TCP payload (max-flow {mbit(first.nominal):.0f} Mbit/s "
         f"of link rate x 1448/1514); file {size / 1e6:.0f} MB.",
         "",
         "| contender | ok/runs | median s | wall s | Mbit/s median (min-max) | % of bound | "
-        + " | ".join(f"x {name}" for _, name in BASELINES)
-        + " | load 1 min |",
-        "|---|---|---|---|---|---|" + "---|" * len(BASELINES) + "---|",
+        + "".join(f"x {name} | " for _, name in present)
+        + "load 1 min |",
+        "|---|---|---|---|---|---|" + "---|" * len(present) + "---|",
     ]
     for k in keys:
         c = cells[k]
         m = c.med()
         rng = f"{mbit(m):.1f} ({mbit(min(c.tput)):.1f}-{mbit(max(c.tput)):.1f})" if m else "failed"
         ratios = []
-        for b, _ in BASELINES:
+        for b, _ in present:
             bc = cells.get((scen, size, b))
             ratios.append(fmt(m / bc.med(), "{:.2f}") if m and bc and bc.med() else "n/a")
         wall = statistics.median(c.walls) if c.walls else None
@@ -93,8 +99,8 @@ def scenario_table(cells, order, scen, size):
         name = k[2] + (f" (failures: {fails[:120]})" if fails else "")
         out.append(
             f"| {name} | {len(c.ok)}/{len(c.rows)} | {fmt(c.med_time(), '{:.2f}')} | {fmt(wall, '{:.2f}')} | {rng} | "
-            f"{fmt(m / c.bound * 100 if m else None)}% | " + " | ".join(ratios)
-            + f" | {min(c.loads):.2f}-{max(c.loads):.2f} |"
+            f"{fmt(m / c.bound * 100 if m else None)}% | " + "".join(r + " | " for r in ratios)
+            + f"{min(c.loads):.2f}-{max(c.loads):.2f} |"
         )
     return out
 
@@ -171,8 +177,11 @@ def goals(cells, order):
             f = frac(s, size)
             a = cells.get((s, size, "aria2-tuned"))
             af = a.med() / a.bound if a and a.med() else None
+            nom = cells[(s, size, "braid-adaptive")]
+            nf = nom.med() / nom.nominal if nom.med() else None
             out.append(
                 f"| scenario 4 {name}: default scheme >= 97% of the bound | {fmt(f and f * 100)}% "
+                f"({fmt(nf and nf * 100)}% of the nominal link rates) "
                 f"(aria2c tuned {fmt(af and af * 100)}%) | {'yes' if f and f >= 0.97 else 'NO'} |"
             )
     for (s, size, _c) in [k for k in order if k[0] == "1" and k[2] == "braid-adaptive"]:
@@ -190,6 +199,14 @@ def goals(cells, order):
     if slower:
         worst = min(slower, key=lambda x: x[1])
         txt = ", ".join(f"{s / 1e6:.0f} MB: {r:.2f}x" for s, r in slower)
+        lost, reps = 0, 0
+        for (s, size, _c) in [k for k in order if k[0] == "6" and k[2] == "braid-adaptive"]:
+            curl = {r["rep"]: float(r["transfer_s"]) for r in cells[(s, size, "curl")].ok}
+            for r in cells[(s, size, "braid-adaptive")].ok:
+                if r["rep"] in curl:
+                    reps += 1
+                    lost += float(r["transfer_s"]) > curl[r["rep"]]
+        txt += f" (slower than curl in {lost} of {reps} same-repetition pairs)"
         out.append(
             f"| scenario 6: default never slower than the best single mirror (median) | {txt} | "
             f"{'yes' if worst[1] >= 1.0 else 'NO'} |"
@@ -203,11 +220,34 @@ def goals(cells, order):
     return out
 
 
+def headline(cells, order, labels):
+    """Braid's default scheme in every scenario: share of the bound and ratio to each contender."""
+    out = [
+        "## Headline: Braid's default scheme (`braid-adaptive`, median of the repetitions)",
+        "",
+        "| scenario | size | % of bound | x curl | x globus-url-copy | x aria2c default | x aria2c tuned |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for k in order:
+        if k[2] != "braid-adaptive" or not cells[k].med():
+            continue
+        c = cells[k]
+        ratios = []
+        for b, _ in BASELINES:
+            bc = cells.get((k[0], k[1], b))
+            ratios.append(fmt(c.med() / bc.med(), "{:.2f}") if bc and bc.med() else "n/a")
+        out.append(
+            f"| {k[0]}: {labels[k[0]]} | {k[1] / 1e6:.0f} MB | {c.med() / c.bound * 100:.1f}% | "
+            + " | ".join(ratios) + " |"
+        )
+    return out
+
+
 def main():
     results, doc = Path(sys.argv[1]), Path(sys.argv[2])
     cells, order, labels = load(results)
     rel = results.relative_to(doc.parent) if results.is_relative_to(doc.parent) else results
-    body = ["## Goals", ""] + goals(cells, order) + [""]
+    body = ["## Goals", ""] + goals(cells, order) + [""] + headline(cells, order, labels) + [""]
     for scen in dict.fromkeys(k[0] for k in order):
         body += [f"## Scenario {scen}: {labels[scen]}", ""]
         sizes = sorted({k[1] for k in order if k[0] == scen})
