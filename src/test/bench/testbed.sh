@@ -171,23 +171,15 @@ tb_start_mirror() { # i
   fi
 }
 
-tb_stop_mirror() { # i: fast shutdown of nginx; open connections are closed
-  local p="$TB_STATE/nginx$1"
-  if [ -f "$p/master.pid" ]; then
-    kill -TERM "$(cat "$p/master.pid")" 2>/dev/null || true
-    wait "$(cat "$p/master.pid")" 2>/dev/null || true
-    local k
-    for k in $(seq 100); do
-      kill -0 "$(cat "$p/master.pid")" 2>/dev/null || break
-      sleep 0.05
-    done
-    rm -f "$p/master.pid"
-  fi
-  local g="$TB_STATE/gridftp$1"
-  if [ -f "$g/pid" ]; then
-    kill -TERM "$(cat "$g/pid")" 2>/dev/null || true
-    rm -f "$g/pid"
-  fi
+tb_stop_mirror() { # i: the mirror fails: every process in its namespace (nginx master and
+  # workers, the GridFTP server and its per-session children) is killed; open connections reset
+  local ns pid k; ns=$(tb_ns "$1")
+  for pid in $(ip netns pids "$ns" 2>/dev/null || true); do kill -KILL "$pid" 2>/dev/null || true; done
+  for k in $(seq 100); do
+    [ -z "$(ip netns pids "$ns" 2>/dev/null || true)" ] && break
+    sleep 0.05
+  done
+  rm -f "$TB_STATE/nginx$1/master.pid" "$TB_STATE/gridftp$1/pid"
 }
 
 tb_rate() { tb_tbf "$(tb_ns "$1")" "$(tb_dev "$1")" "$2" change; }
