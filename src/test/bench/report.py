@@ -207,9 +207,19 @@ def goals(cells, order):
                     reps += 1
                     lost += float(r["transfer_s"]) > curl[r["rep"]]
         txt += f" (slower than curl in {lost} of {reps} same-repetition pairs)"
+        walls = []
+        for (s, size, _c) in [k for k in order if k[0] == "6" and k[2] == "braid-adaptive"]:
+            bw, cw = cells[(s, size, "braid-adaptive")].walls, cells[(s, size, "curl")].walls
+            if bw and cw:
+                walls.append(f"{size / 1e6:.0f} MB: {statistics.median(cw) / statistics.median(bw):.2f}x")
+        if walls:
+            txt += "; counting the whole process including the JVM start (wall s): " + ", ".join(walls)
+        wall_lost = any(float(w.split(": ")[1][:-1]) < 1.0 for w in walls)
+        verdict = "yes" if worst[1] >= 1.0 else "NO"
+        if wall_lost:
+            verdict += " by transfer time; NO by wall-clock time (JVM start) at the sizes below 1.00x"
         out.append(
-            f"| scenario 6: default never slower than the best single mirror (median) | {txt} | "
-            f"{'yes' if worst[1] >= 1.0 else 'NO'} |"
+            f"| scenario 6: default never slower than the best single mirror (median) | {txt} | {verdict} |"
         )
     for (s, size, _c) in [k for k in order if k[0] == "7" and k[2] == "braid-adaptive"]:
         v = cells[(s, size, "braid-adaptive")].idle("fast_idle_frac")
