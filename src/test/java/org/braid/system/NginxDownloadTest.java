@@ -84,7 +84,7 @@ class NginxDownloadTest {
   @Test
   void nginxPlusDyingMirror_outputIntact() throws Exception {
     try (Mirror dying =
-        Mirror.builder(data).rate(8e6).fault(Mirror.Fault.DIE).faultAfter(300_000).start()) {
+        Mirror.builder(data).rate(8e6).fault(Mirror.Fault.DIE).faultAfter(100_000).start()) {
       Path out = dir.resolve("out-dying");
       DownloadReport r =
           Download.builder()

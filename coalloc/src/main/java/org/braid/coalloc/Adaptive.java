@@ -57,6 +57,12 @@ final class Adaptive extends BlockPolicy {
     return s.flows().stream().allMatch(g -> g.replica.dropped || g.replica.predictedRate > 0);
   }
 
+  /** Once rates are measured, a sliver under half a minimum block goes with the block. */
+  @Override
+  long absorbBelow(Flow f) {
+    return f.measured ? MIN_BLOCK / 2 : 0;
+  }
+
   @Override
   boolean steals() {
     return true;

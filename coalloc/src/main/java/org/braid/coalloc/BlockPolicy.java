@@ -38,6 +38,11 @@ abstract class BlockPolicy {
   /** Bytes to take from the pool for an idle flow; 0 for none now. */
   abstract long blockSize(Flow f, BlockScheduler s, long now);
 
+  /** A remainder of a free range shorter than this is added to the flow's block before it. */
+  long absorbBelow(Flow f) {
+    return 0;
+  }
+
   /** A flow finished a block at the given rate (bytes per second). */
   void completed(Flow f, double rate, BlockScheduler s) {}
 

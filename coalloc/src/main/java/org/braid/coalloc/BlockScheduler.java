@@ -116,20 +116,27 @@ final class BlockScheduler {
     }
   }
 
-  /** A rate for a flow: measured, else predicted, else the mean of the known ones, else 0. */
+  /**
+   * A rate for a flow: measured, else predicted, else the mean of the known ones, else 0;
+   * fading while its open request is silent, so a replica that stops sending (or never starts)
+   * soon looks slow enough for its range to be taken over.
+   */
   double rateOf(Flow f, long now) {
+    double base;
     if (f.known()) {
-      return f.effectiveRate(now);
-    }
-    double sum = 0;
-    int n = 0;
-    for (Flow g : flows) {
-      if (!g.replica.dropped && g.known()) {
-        sum += g.effectiveRate(now);
-        n++;
+      base = f.estimate(now);
+    } else {
+      double sum = 0;
+      int n = 0;
+      for (Flow g : flows) {
+        if (!g.replica.dropped && g.known()) {
+          sum += g.estimate(now);
+          n++;
+        }
       }
+      base = n == 0 ? 0 : sum / n;
     }
-    return n == 0 ? 0 : sum / n;
+    return base * f.fade(now);
   }
 
   long now() {
@@ -156,7 +163,8 @@ final class BlockScheduler {
           return l;
         }
         checkAllDropped();
-        changed.awaitNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        // idle: look again soon, rates change and the end game needs quick steals
+        changed.awaitNanos(TimeUnit.MILLISECONDS.toNanos(20));
       }
     } finally {
       lock.unlock();
@@ -210,6 +218,9 @@ final class BlockScheduler {
       if (want <= 0) {
         return null;
       }
+      if (free.firstLength() - want < policy.absorbBelow(f)) {
+        want = free.firstLength(); // leave no sliver that would cost a request of its own
+      }
       long[] t = free.takeFirst(want);
       return newLease(f, t[0], t[1], now);
     }
@@ -236,7 +247,15 @@ final class BlockScheduler {
     double bestTime = 0;
     double bestRate = 0;
     for (Block b : active) {
-      if (b.leases.size() != 1) {
+      // a block fetched twice already is joined only when all its fetchers went silent, and
+      // never twice from the same replica
+      boolean mine = false;
+      boolean allSilent = true;
+      for (Lease x : b.leases) {
+        mine |= x.flow.replica == thief.replica;
+        allSilent &= x.flow.fade(now) < 1;
+      }
+      if (b.leases.isEmpty() || (b.leases.size() > 1 && (mine || !allSilent))) {
         continue;
       }
       Lease v = b.leases.get(0);
@@ -245,12 +264,15 @@ final class BlockScheduler {
         if (b.done) {
           continue;
         }
-        rem = b.end - Math.max(b.committed, v.pos);
+        rem = b.end - b.committed;
       }
       if (rem <= 0) {
         continue;
       }
-      double rv = Math.max(rateOf(v.flow, now), 1);
+      double rv = 1;
+      for (Lease x : b.leases) {
+        rv = Math.max(rv, rateOf(x.flow, now));
+      }
       double tv = rem / rv;
       if (v.firstByteNanos < 0) {
         tv += Math.max(0, v.flow.latencyNanos) / 1e9;
@@ -269,13 +291,18 @@ final class BlockScheduler {
       rt = bestRate;
     }
     double lt = Math.max(0, thief.latencyNanos) / 1e9;
-    Lease victim = best.leases.get(0);
     long minSteal = Math.max(MIN_STEAL, (long) (rt * lt * 2));
+    boolean silent = true;
+    boolean otherReplica = true;
+    for (Lease x : best.leases) {
+      silent &= x.flow.fade(now) < 1;
+      otherReplica &= x.flow.replica != thief.replica;
+    }
     synchronized (best) {
       long rem = best.end - best.committed;
       // both finish together: (rem - x) / rv = lt + x / rt
       long x = (long) (rt * (rem - lt * bestRate) / (rt + bestRate));
-      if (x >= minSteal && x / rt + lt < bestTime) {
+      if (best.leases.size() == 1 && x >= minSteal && x / rt + lt < bestTime) {
         long split = Math.max(best.end - x, best.committed);
         long oldEnd = best.end;
         if (split >= oldEnd) {
@@ -286,7 +313,7 @@ final class BlockScheduler {
         settle(best);
         return t;
       }
-      if (victim.flow.replica != thief.replica && rem > 0 && rem / rt + lt < bestTime * 0.8) {
+      if (otherReplica && rem > 0 && (silent || rem / rt + lt < bestTime * 0.8)) {
         Lease d = new Lease(best, thief, best.committed, true, now);
         best.leases.add(d);
         thief.current = d;
@@ -378,7 +405,7 @@ final class BlockScheduler {
     b.leases.remove(l);
     Flow f = l.flow;
     f.current = null;
-    f.endWindow();
+    f.endRequest(l, now);
     settle(b);
     account(l, now, result);
     f.replica.consecutiveFailures = 0;
@@ -457,7 +484,7 @@ final class BlockScheduler {
     }
     long now = nanos.getAsLong();
     l.flow.current = null;
-    l.flow.endWindow();
+    l.flow.endRequest(l, now);
     settle(l.block);
     account(l, now, result);
     Replica r = l.flow.replica;

@@ -195,6 +195,7 @@ final class Engine {
     long lastCheckpoint = System.nanoTime();
     long lastProgress = 0;
     long[] lastReceived = new long[uris.size()];
+    double[] smooth = new double[uris.size()];
     int journaled = 0;
     while (!s.complete() && s.failure() == null && workers.stream().anyMatch(Thread::isAlive)) {
       s.awaitChange(TimeUnit.MILLISECONDS.toNanos(100));
@@ -212,7 +213,10 @@ final class Engine {
         double dt = lastProgress == 0 ? 0 : (now - lastProgress) / 1e9;
         List<Double> rates = new ArrayList<>();
         for (int i = 0; i < received.length; i++) {
-          rates.add(dt == 0 ? 0.0 : (received[i] - lastReceived[i]) / dt);
+          double inst = dt == 0 ? 0.0 : (received[i] - lastReceived[i]) / dt;
+          // smoothed over about a second, so the display does not flicker
+          smooth[i] = smooth[i] == 0 ? inst : smooth[i] + 0.3 * (inst - smooth[i]);
+          rates.add(smooth[i]);
         }
         lastReceived = received;
         lastProgress = now;

@@ -46,21 +46,26 @@ final class Flow {
   private long windowBytes;
 
   /**
-   * The rate estimate: the moving average once a window was measured, lowered when the flow has
-   * been silent for longer than the time constant; before that the current request's bytes over
-   * its age, else the prediction; 0 when nothing is known.
+   * The rate estimate: the moving average once a window was measured; before that the current
+   * request's bytes over its age, else the prediction; 0 when nothing is known.
    */
-  double effectiveRate(long now) {
+  double estimate(long now) {
     if (measured) {
-      if (current != null && current.firstByteNanos >= 0 && now - lastProgressNanos > TAU_NANOS) {
-        return rate * TAU_NANOS / (now - lastProgressNanos);
-      }
       return rate;
     }
     if (current != null && current.received > 0 && now > current.startNanos) {
       return current.received * 1e9 / (now - current.startNanos);
     }
     return rate;
+  }
+
+  /**
+   * The factor by which an estimate fades while the flow's open request has been silent for
+   * longer than the time constant (before its first byte too): 1 otherwise.
+   */
+  double fade(long now) {
+    long silent = now - lastProgressNanos;
+    return current != null && silent > TAU_NANOS ? TAU_NANOS / silent : 1;
   }
 
   boolean known() {
@@ -91,9 +96,17 @@ final class Flow {
     windowBytes = 0;
   }
 
-  /** A request ended: the next one starts a new window (the gap is not transfer time). */
-  void endWindow() {
+  /**
+   * A request ended: the next one starts a new window (the gap is not transfer time). A flow
+   * whose requests were all shorter than a window takes the request's own rate, latency
+   * included, so that it is not mistaken for an unknown one.
+   */
+  void endRequest(Lease l, long now) {
     windowStart = -1;
+    if (!measured && l.received > 0 && now > l.startNanos) {
+      rate = l.received * 1e9 / (now - l.startNanos);
+      measured = true;
+    }
   }
 
   String label() {

@@ -327,7 +327,7 @@ public final class GridFtpRangeSource implements RangeSource {
     private void finish() throws IOException {
       if (in.read() != -1) {
         throw new SourceException.BodyLengthException(uri, "server sent more than the "
-            + length + " requested bytes", null);
+            + length + " requested bytes", true);
       }
       data.close();
       Reply done = session.read();

@@ -89,7 +89,27 @@ public final class HttpRangeSource implements RangeSource {
             .disableContentCompression()
             .disableCookieManagement()
             .setUserAgent(options.userAgent())
+            .addRequestInterceptorLast(
+                (request, entity, context) -> {
+                  // the token goes to this replica's host only, not to wherever it redirects
+                  if (options.bearerToken() != null
+                      && sameOrigin(request.getAuthority(), request.getScheme())) {
+                    request.setHeader("Authorization", "Bearer " + options.bearerToken());
+                  }
+                })
             .build();
+  }
+
+  private boolean sameOrigin(org.apache.hc.core5.net.URIAuthority authority, String scheme) {
+    if (authority == null || scheme == null || !scheme.equalsIgnoreCase(uri.getScheme())) {
+      return false;
+    }
+    int port = uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(scheme) ? 443 : 80;
+    int got =
+        authority.getPort() >= 0
+            ? authority.getPort()
+            : "https".equalsIgnoreCase(scheme) ? 443 : 80;
+    return authority.getHostName().equalsIgnoreCase(uri.getHost()) && port == got;
   }
 
   static SSLContext sslContext(SourceOptions o) {
@@ -264,9 +284,6 @@ public final class HttpRangeSource implements RangeSource {
   private HttpGet request(long offset, long length) {
     HttpGet get = new HttpGet(uri);
     get.setHeader("Range", "bytes=" + offset + "-" + (offset + length - 1));
-    if (options.bearerToken() != null) {
-      get.setHeader("Authorization", "Bearer " + options.bearerToken());
-    }
     return get;
   }
 
@@ -366,7 +383,7 @@ public final class HttpRangeSource implements RangeSource {
       read += n;
       if (read == length && in.read() != -1) {
         throw new SourceException.BodyLengthException(
-            uri, "server sent more than the " + length + " requested bytes", null);
+            uri, "server sent more than the " + length + " requested bytes", true);
       }
       return n;
     }

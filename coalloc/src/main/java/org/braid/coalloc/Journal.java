@@ -55,14 +55,16 @@ final class Journal {
     }
   }
 
-  /** Appends one line per event with bytes received. */
+  /**
+   * Appends one line per request that put bytes into the file, and one per failed request: the
+   * {@code bytes} of all lines of a download add up to the file size (less any resumed part).
+   */
   void append(List<BlockEvent> events, List<URI> uris, long fileSize, Instant start)
       throws IOException {
     StringBuilder sb = new StringBuilder();
     for (BlockEvent e : events) {
-      long bytes = e.endOffset() - e.offset();
-      if (bytes <= 0 && !e.result().startsWith("error")) {
-        continue;
+      if (e.written() <= 0 && !e.result().startsWith("error")) {
+        continue; // lost a race: nothing of it is in the file
       }
       sb.append(line(e, uris.get(e.replica()), fileSize, start)).append('\n');
     }
@@ -106,7 +108,7 @@ final class Journal {
         + ",\"offset\":"
         + e.offset()
         + ",\"bytes\":"
-        + (e.endOffset() - e.offset())
+        + e.written()
         + ",\"fileSize\":"
         + fileSize
         + ",\"start\":"

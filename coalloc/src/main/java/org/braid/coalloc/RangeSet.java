@@ -70,6 +70,12 @@ final class RangeSet {
     return new long[] {s, e};
   }
 
+  /** Length of the first range, 0 when empty. */
+  long firstLength() {
+    Map.Entry<Long, Long> first = ranges.firstEntry();
+    return first == null ? 0 : first.getValue() - first.getKey();
+  }
+
   boolean contains(long start, long end) {
     Map.Entry<Long, Long> lo = ranges.floorEntry(start);
     return lo != null && lo.getValue() >= end;

@@ -60,11 +60,19 @@ public class SourceException extends IOException {
     }
   }
 
-  /** The body ended before, or ran past, the requested length. */
+  /**
+   * The body ended before the requested length (retryable: the connection was cut) or ran past
+   * it (not retryable: the server does not answer what was asked).
+   */
   public static final class BodyLengthException extends SourceException {
-    /** Creates the exception. */
+    /** Creates the exception for a body that ended early. */
     public BodyLengthException(URI uri, String message, Throwable cause) {
       super(uri, message, true, cause);
+    }
+
+    /** Creates the exception, saying whether the body was too long. */
+    public BodyLengthException(URI uri, String message, boolean tooLong) {
+      super(uri, message, !tooLong, null);
     }
   }
 

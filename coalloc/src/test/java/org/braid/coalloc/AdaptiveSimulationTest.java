@@ -51,6 +51,25 @@ class AdaptiveSimulationTest {
     assertTrue(efficiency >= 0.97, "efficiency " + efficiency);
   }
 
+  @ParameterizedTest(name = "no predictions: {0} bytes, latency {1} s")
+  @CsvSource({
+    "1000000, 0.001",
+    "1000000, 0.050",
+    "10000000, 0.001",
+    "10000000, 0.050",
+  })
+  void adaptive_smallFileWithoutPredictions_atMostOneLatencySlower(long size, double latency) {
+    Simulator.Result single =
+        Simulator.run(size, mirrors(latency, 1e9, true).subList(0, 1), 1, Scheme.singleBest(),
+            false, 100);
+    Simulator.Result co =
+        Simulator.run(size, mirrors(latency, 1e9, false), 1, Scheme.adaptive(), false, 100);
+    System.out.printf("no predictions, %d bytes latency %.3f: single %.3f s, adaptive %.3f s%n",
+        size, latency, single.seconds, co.seconds);
+    assertTrue(co.seconds <= single.seconds + latency + Simulator.STEP_NANOS / 1e9,
+        "adaptive " + co.seconds + " s, best single " + single.seconds + " s");
+  }
+
   @ParameterizedTest(name = "{0} bytes, latency {1} s")
   @CsvSource({
     "100000, 0.001",

@@ -90,6 +90,21 @@ class AuthTest {
   }
 
   @Test
+  void bearerToken_notSentToAnotherHostAfterRedirect() throws Exception {
+    try (Mirror target = Mirror.builder(src).start()) {
+      // same file on "localhost" instead of 127.0.0.1: another origin for the client
+      java.net.URI elsewhere =
+          java.net.URI.create(target.uri().toString().replace("127.0.0.1", "localhost"));
+      try (Mirror origin = Mirror.builder(src).redirectTo(elsewhere).start()) {
+        get(origin, SourceOptions.builder().bearerToken("s3cret").build());
+        assertArrayEquals(Files.readAllBytes(src), Files.readAllBytes(dir.resolve("out.bin")));
+        assertEquals("Bearer s3cret", origin.lastAuthorization());
+        assertEquals(null, target.lastAuthorization());
+      }
+    }
+  }
+
+  @Test
   void https_caBundleTrustsTheServer() throws Exception {
     try (Mirror m = Mirror.builder(src).tls(serverContext(), false).start()) {
       assertTrue(m.uri().toString().startsWith("https://127.0.0.1:"));

@@ -36,4 +36,38 @@ class DownloadSchemesTest {
       }
     }
   }
+
+  @Test
+  void emptyFile_yieldsEmptyVerifiedOutput() throws Exception {
+    Path src = TestFiles.random(dir, "empty.bin", 0, 1);
+    try (Mirror a = Mirror.builder(src).start()) {
+      Path out = dir.resolve("out-empty");
+      DownloadReport r =
+          Download.builder()
+              .sources(List.of(a.uri(), src.toUri()))
+              .output(out)
+              .journal(null)
+              .build()
+              .run();
+      assertEquals(0, Files.size(out));
+      assertEquals("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", r.sha256());
+    }
+  }
+
+  @Test
+  void httpAndFileSources_mix() throws Exception {
+    Path src = TestFiles.random(dir, "mix.bin", 3_000_000, 2);
+    try (Mirror a = Mirror.builder(src).rate(2e6).start()) {
+      Path out = dir.resolve("out-mix");
+      DownloadReport r =
+          Download.builder()
+              .sources(List.of(a.uri(), src.toUri()))
+              .output(out)
+              .journal(null)
+              .build()
+              .run();
+      assertArrayEquals(Files.readAllBytes(src), Files.readAllBytes(out));
+      assertEquals(3_000_000, r.replicas().get(0).bytes() + r.replicas().get(1).bytes());
+    }
+  }
 }

@@ -93,6 +93,28 @@ class FaultInjectionTest {
   }
 
   @Test
+  @org.junit.jupiter.api.Timeout(30)
+  void mirrorSendsHeadersThenNothing_adaptiveTakesItsBlockLongBeforeTheStallTimeout()
+      throws Exception {
+    try (Mirror silent = bad(Fault.STALL, 1, 0);
+        Mirror a = good(4e6)) {
+      DownloadReport r =
+          Download.builder()
+              .sources(List.of(silent.uri(), a.uri()))
+              .output(out)
+              .journal(null)
+              .sourceOptions(SourceOptions.builder().stallTimeout(Duration.ofSeconds(120)).build())
+              .build()
+              .run();
+      assertIdentical();
+      // the silent replica was never timed out: its range was taken over
+      assertEquals(0, r.replicas().get(0).bytes());
+      assertEquals(0, r.replicas().get(0).failures());
+      assertEquals(SIZE, r.replicas().get(1).bytes());
+    }
+  }
+
+  @Test
   void mirrorStalls_staticScheme_stallTimeoutReturnsRangeToPool() throws Exception {
     try (Mirror stalling = bad(Fault.STALL, 300_000, 4e6);
         Mirror a = good(3e6)) {
@@ -133,6 +155,21 @@ class FaultInjectionTest {
       assertIdentical();
       assertTrue(r.replicas().get(0).dropped().contains("Content-Range"),
           r.replicas().get(0).dropped());
+    }
+  }
+
+  @Test
+  void mirrorSendsLongerBodyThanAsked_outputIntact() throws Exception {
+    try (Mirror liar = bad(Fault.LONG_BODY, 400_000, 4e6);
+        Mirror a = good(2e6)) {
+      DownloadReport r = download(Scheme.conservative(10), List.of(), liar.uri(), a.uri());
+      assertIdentical();
+      assertTrue(r.replicas().get(0).dropped().endsWith(
+          "server sent more than the 400000 requested bytes"), r.replicas().get(0).dropped());
+      assertTrue(
+          r.events().stream()
+              .anyMatch(e -> e.result().contains("server sent more than the 400000 requested bytes")),
+          r.events().toString());
     }
   }
 

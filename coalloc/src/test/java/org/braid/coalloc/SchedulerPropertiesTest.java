@@ -56,6 +56,34 @@ class SchedulerPropertiesTest {
     }
   }
 
+  @Property(tries = 100)
+  void adaptive_replicaStallsForever_stillCoversFileExactlyOnce(
+      @ForAll @LongRange(min = 1, max = 3_000_000) long size,
+      @ForAll @IntRange(min = 2, max = 4) int replicas,
+      @ForAll @IntRange(min = 1, max = 3) int connections,
+      @ForAll("rates") List<Double> rates,
+      @ForAll @IntRange(min = 0, max = 3) int stalling,
+      @ForAll @LongRange(min = 0, max = 2_000_000) long stallAfter) {
+    List<Simulator.Mirror> ms = new ArrayList<>();
+    for (int i = 0; i < replicas; i++) {
+      double r = rates.get(i % rates.size());
+      Simulator.Mirror m = new Simulator.Mirror(t -> r, 0.002, 0);
+      if (i == stalling % replicas) {
+        m.stallAfter = stallAfter;
+      }
+      ms.add(m);
+    }
+    // no stall timeout in the simulation: only taking the range over can finish the download
+    Simulator.Result res = Simulator.run(size, ms, connections, Scheme.adaptive(), true, 600);
+    assertNull(res.failure);
+    assertTrue(res.complete, "incomplete after " + res.seconds + " s");
+    for (int i = 0; i < size; i++) {
+      if (res.writes[i] != 1) {
+        throw new AssertionError("byte " + i + " written " + res.writes[i] + " times");
+      }
+    }
+  }
+
   @Provide
   Arbitrary<List<Double>> rates() {
     return Arbitraries.doubles().between(50_000, 5_000_000).list().ofMinSize(1).ofMaxSize(5);

@@ -21,6 +21,7 @@ final class Simulator {
     final double latency;
     final double predicted;
     long failAfter = Long.MAX_VALUE;
+    long stallAfter = Long.MAX_VALUE;
     boolean failRetryable;
     long sent;
 
@@ -98,7 +99,10 @@ final class Simulator {
             continue;
           }
           active.sort((a, b) -> Integer.compare(a.id, b.id));
-          double share = mir.rate.applyAsDouble(t) * STEP_NANOS / 1e9 / active.size();
+          double share =
+              mir.sent >= mir.stallAfter
+                  ? 0
+                  : mir.rate.applyAsDouble(t) * STEP_NANOS / 1e9 / active.size();
           for (Flow f : active) {
             Open o = open.get(f);
             o.carry += share;

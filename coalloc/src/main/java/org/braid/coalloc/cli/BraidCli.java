@@ -18,6 +18,9 @@ import picocli.CommandLine.Command;
     subcommands = {
       // One subcommand per line, so modules can add theirs without touching each other's.
       CommandLine.HelpCommand.class,
+      PredictCommand.class,
+      ClassadCommand.class,
+      ProviderCommand.class,
       GetCommand.class,
       DemoCommand.class,
     })

@@ -53,7 +53,12 @@ public final class Mirror implements Closeable {
     /** Stop sending after {@link Builder#faultAfter} bytes, keeping connections open. */
     STALL,
     /** Answer 503 to the first three requests after {@link Builder#faultAfter} bytes. */
-    ERROR_503
+    ERROR_503,
+    /**
+     * After {@code faultAfter} bytes, send range answers chunked (no Content-Length) with 100
+     * bytes more than asked for.
+     */
+    LONG_BODY
   }
 
   private final Path file;
@@ -64,6 +69,8 @@ public final class Mirror implements Closeable {
   private final long faultAfter;
   private final HttpServer server;
   private final String bearer;
+  private final URI redirect;
+  private volatile String lastAuthorization;
   private final ExecutorService pool;
   private final CountDownLatch closed = new CountDownLatch(1);
   private final AtomicLong served = new AtomicLong();
@@ -88,6 +95,7 @@ public final class Mirror implements Closeable {
     this.faultAfter = b.faultAfter;
     this.rate = b.rate;
     this.bearer = b.bearer;
+    this.redirect = b.redirect;
     InetSocketAddress addr = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
     if (b.tls != null) {
       HttpsServer https = HttpsServer.create(addr, 64);
@@ -144,6 +152,11 @@ public final class Mirror implements Closeable {
     return requests.get();
   }
 
+  /** The Authorization header of the latest request, or null. */
+  public String lastAuthorization() {
+    return lastAuthorization;
+  }
+
   /** Changes the rate limit (bytes per second, 0 for none) while running. */
   public void setRate(double bytesPerSecond) {
     this.rate = bytesPerSecond;
@@ -161,6 +174,12 @@ public final class Mirror implements Closeable {
     requests.incrementAndGet();
     try (ex) {
       if (dead) {
+        return;
+      }
+      lastAuthorization = ex.getRequestHeaders().getFirst("Authorization");
+      if (redirect != null) {
+        ex.getResponseHeaders().set("Location", redirect.toString());
+        ex.sendResponseHeaders(302, -1);
         return;
       }
       if (bearer != null
@@ -209,6 +228,11 @@ public final class Mirror implements Closeable {
         h.set("Content-Range", "bytes " + shown + "-" + (shown + length - 1) + "/" + size);
       }
       boolean head = "HEAD".equals(ex.getRequestMethod());
+      if (fault == Fault.LONG_BODY && faulty && partial && !head) {
+        ex.sendResponseHeaders(206, 0); // chunked
+        body(ex.getResponseBody(), first, Math.min(length + 100, size - first));
+        return;
+      }
       ex.sendResponseHeaders(partial ? 206 : 200, head ? -1 : (length == 0 ? -1 : length));
       if (!head) {
         body(ex.getResponseBody(), first, length);
@@ -273,7 +297,7 @@ public final class Mirror implements Closeable {
           return;
         }
         long now = System.nanoTime();
-        double burst = Math.max(CHUNK * 2, r * 0.05);
+        double burst = Math.max(CHUNK * 2, r * 0.01);
         tokens = Math.min(burst, tokens + (now - lastRefill) * r / 1e9);
         lastRefill = now;
         if (tokens >= n) {
@@ -295,6 +319,7 @@ public final class Mirror implements Closeable {
     private Fault fault = Fault.NONE;
     private long faultAfter;
     private String bearer;
+    private URI redirect;
     private SSLContext tls;
     private boolean needClientAuth;
 
@@ -324,6 +349,12 @@ public final class Mirror implements Closeable {
     /** Bytes served (for DIE, STALL, ERROR_503) or the file offset (CORRUPT) of the fault. */
     public Builder faultAfter(long bytes) {
       this.faultAfter = bytes;
+      return this;
+    }
+
+    /** Answers every request with a 302 redirect to this URL. */
+    public Builder redirectTo(URI target) {
+      this.redirect = Objects.requireNonNull(target, "target");
       return this;
     }
 

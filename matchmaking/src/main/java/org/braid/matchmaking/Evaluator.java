@@ -1,0 +1,335 @@
+package org.braid.matchmaking;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import org.braid.matchmaking.Expr.BinaryOp;
+
+/**
+ * Walks an expression tree and computes its value, with HTCondor's semantics: strict
+ * new-ClassAd scoping, lazy lists and ads, undefined and error as values.
+ *
+ * <p>One instance is one evaluation (HTCondor's EvalState): it remembers the value of every
+ * attribute expression it has followed, and an attribute met again while still being evaluated
+ * (a reference cycle) reads as undefined, as in HTCondor. Not thread-safe; cheap to create.
+ */
+final class Evaluator {
+
+  /** Thrown when HTCondor's evaluation would fail outright; the entry point turns it to error. */
+  static final class Failure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    /** True when no enclosing ad was found (as opposed to a depth limit). */
+    final boolean noScope;
+
+    Failure(String why) {
+      this(why, false);
+    }
+
+    Failure(String why, boolean noScope) {
+      super(why, null, false, false);
+      this.noScope = noScope;
+    }
+  }
+
+  private static final Value IN_PROGRESS = new Value.StringValue("<in progress>");
+
+  final EvalOptions options;
+  final Env root;
+  // Keyed by the identity of the attribute's expression and of the ad it was found in, so a
+  // tree shared between ads (built programmatically) is remembered once per ad.
+  private HashMap<Key, Value> memo; // created on the first attribute followed
+
+  private static final class Key {
+    final Expr expr;
+    final ClassAd ad;
+
+    Key(Expr expr, ClassAd ad) {
+      this.expr = expr;
+      this.ad = ad;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && k.expr == expr && k.ad == ad;
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(expr) * 31 + System.identityHashCode(ad);
+    }
+  }
+  private int refDepth;
+  private int nesting;
+
+  Evaluator(Env root, EvalOptions options) {
+    this.root = root;
+    this.options = options;
+  }
+
+  /** Evaluates {@code e} in scope {@code env}; failures propagate as {@link Failure}. */
+  Value eval(Expr e, Env env) {
+    if (++nesting > options.maxNesting()) {
+      nesting--;
+      throw new Failure("evaluation nested deeper than " + options.maxNesting());
+    }
+    try {
+      return evalNode(e, env);
+    } finally {
+      nesting--;
+    }
+  }
+
+  private Value evalNode(Expr e, Env env) {
+    if (e instanceof Expr.Literal l) {
+      return l.value();
+    }
+    if (e instanceof Expr.AttrRef r) {
+      return reference(r, env);
+    }
+    if (e instanceof Expr.Binary b) {
+      return binary(b, env);
+    }
+    if (e instanceof Expr.Paren p) {
+      return eval(p.inner(), env);
+    }
+    if (e instanceof Expr.Unary u) {
+      Value v = eval(u.operand(), env);
+      switch (u.op()) {
+        case MINUS:
+          return Ops.minus(v);
+        case PLUS:
+          return Ops.plus(v);
+        case NOT:
+          return Ops.not(v);
+        default:
+          return Ops.bitNot(v);
+      }
+    }
+    if (e instanceof Expr.Conditional c) {
+      return conditional(c, env);
+    }
+    if (e instanceof Expr.Call c) {
+      return Functions.call(this, c, env);
+    }
+    if (e instanceof Expr.Subscript s) {
+      return subscript(s, env);
+    }
+    if (e instanceof Expr.ListExpr l) {
+      return new Value.ListValue(l.items(), env);
+    }
+    Expr.AdExpr a = (Expr.AdExpr) e;
+    return new Value.ClassAdValue(a.ad(), env);
+  }
+
+  private Value conditional(Expr.Conditional c, Env env) {
+    Value sel = eval(c.condition(), env);
+    Boolean b = Ops.boolEquiv(sel);
+    if (b != null) {
+      return eval(b ? c.ifTrue() : c.ifFalse(), env);
+    }
+    // HTCondor evaluates both arms before deciding (a failure in either propagates).
+    eval(c.ifTrue(), env);
+    eval(c.ifFalse(), env);
+    return sel instanceof Value.UndefinedValue ? Value.UNDEFINED : Value.ERROR;
+  }
+
+  private Value binary(Expr.Binary b, Env env) {
+    BinaryOp op = b.op();
+    Value v1 = eval(b.left(), env);
+    switch (op) {
+      case AND:
+      case OR:
+        {
+          Boolean b1 = Ops.boolEquiv(v1);
+          if (b1 != null && b1 == (op == BinaryOp.OR)) {
+            return Value.of(b1);
+          }
+          return Ops.logical(op, v1, eval(b.right(), env));
+        }
+      case ELVIS:
+        return v1 instanceof Value.UndefinedValue ? eval(b.right(), env) : v1;
+      case IS:
+      case ISNT:
+        return Ops.meta(op == BinaryOp.IS, v1, eval(b.right(), env));
+      default:
+        break;
+    }
+    Value v2 = eval(b.right(), env);
+    if (v1 instanceof Value.ErrorValue || v2 instanceof Value.ErrorValue) {
+      return Value.ERROR;
+    }
+    if (v1 instanceof Value.UndefinedValue || v2 instanceof Value.UndefinedValue) {
+      return Value.UNDEFINED;
+    }
+    switch (op) {
+      case EQUAL:
+      case NOT_EQUAL:
+      case LESS:
+      case LESS_OR_EQUAL:
+      case GREATER:
+      case GREATER_OR_EQUAL:
+        return Ops.compare(op, v1, v2);
+      case ADD:
+      case SUBTRACT:
+      case MULTIPLY:
+      case DIVIDE:
+      case MODULUS:
+        return Ops.arithmetic(op, v1, v2);
+      default:
+        return Ops.bitwise(op, v1, v2);
+    }
+  }
+
+  private Value subscript(Expr.Subscript s, Env env) {
+    Value base = eval(s.base(), env);
+    Value idx = eval(s.index(), env);
+    if (base instanceof Value.ErrorValue || idx instanceof Value.ErrorValue) {
+      return Value.ERROR;
+    }
+    if (base instanceof Value.UndefinedValue || idx instanceof Value.UndefinedValue) {
+      return Value.UNDEFINED;
+    }
+    if (base instanceof Value.ClassAdValue ad && idx instanceof Value.StringValue name) {
+      Expr found = ad.ad().lookup(name.value());
+      if (found == null) {
+        return Value.UNDEFINED;
+      }
+      // HTCondor evaluates the attribute afresh, as ClassAd::EvaluateAttr does.
+      Env scope = new Env(ad.ad(), ad.parent);
+      Evaluator fresh = new Evaluator(scope.top(), options);
+      fresh.nesting = nesting;
+      return fresh.eval(found, scope);
+    }
+    if (base instanceof Value.ListValue list && idx instanceof Value.IntegerValue i) {
+      int k = (int) i.value(); // HTCondor truncates the index to a C int
+      if (k < 0 || k >= list.size()) {
+        return Value.ERROR;
+      }
+      try {
+        return eval(list.items().get(k), list.env);
+      } catch (Failure f) {
+        // what HTCondor 25 gives for a failed element here
+        return f.noScope ? Value.UNDEFINED : Value.ERROR;
+      } catch (StackOverflowError f) {
+        return Value.ERROR;
+      }
+    }
+    return Value.ERROR;
+  }
+
+  /** The element values of a list, evaluated in the list's scope. */
+  List<Value> elements(Value.ListValue list) {
+    List<Value> out = new ArrayList<>(list.size());
+    for (Expr item : list.items()) {
+      out.add(eval(item, list.env));
+    }
+    return out;
+  }
+
+  private Value reference(Expr.AttrRef r, Env env) {
+    Env start;
+    if (r.scope() == null) {
+      if (r.absolute()) {
+        if (root == null) {
+          throw new Failure("absolute reference ." + r.name() + " outside any ad", true);
+        }
+        start = root;
+      } else {
+        start = env;
+      }
+    } else {
+      Value scope = eval(r.scope(), env);
+      if (scope instanceof Value.UndefinedValue) {
+        return Value.UNDEFINED;
+      }
+      if (scope instanceof Value.ErrorValue) {
+        return Value.ERROR;
+      }
+      if (scope instanceof Value.ListValue list) {
+        return selectFromList(list, r.name());
+      }
+      if (!(scope instanceof Value.ClassAdValue ad)) {
+        return Value.ERROR;
+      }
+      start = new Env(ad.ad(), ad.parent);
+    }
+    if (start == null) {
+      return Value.UNDEFINED;
+    }
+    for (Env s = start; s != null; s = s.parent) {
+      Expr found = s.ad.lookup(r.name());
+      if (found != null) {
+        return follow(found, s);
+      }
+    }
+    return special(r.name(), start);
+  }
+
+  /** self, parent, toplevel and root, when no ad in scope defines the name. */
+  private Value special(String name, Env start) {
+    switch (name.toLowerCase(Locale.ROOT)) {
+      case "self":
+        return start.asValue();
+      case "parent":
+        return start.parent == null ? Value.UNDEFINED : start.parent.asValue();
+      case "toplevel":
+      case "root":
+        if (root == null) {
+          throw new Failure("toplevel outside any ad", true);
+        }
+        return root.asValue();
+      default:
+        return Value.UNDEFINED;
+    }
+  }
+
+  private Value follow(Expr found, Env scope) {
+    if (found instanceof Expr.Literal || found instanceof Expr.AdExpr || found instanceof Expr.ListExpr) {
+      // Values that cannot refer back: no need to remember them (HTCondor's depth limit still
+      // counts the hop).
+      if (refDepth >= options.maxReferenceDepth()) {
+        throw new Failure(
+            "attribute references nested deeper than " + options.maxReferenceDepth());
+      }
+      return evalNode(found, scope);
+    }
+    if (memo == null) {
+      memo = new HashMap<>(8);
+    }
+    Key key = new Key(found, scope.ad);
+    Value cached = memo.get(key);
+    if (cached != null) {
+      return cached == IN_PROGRESS ? Value.UNDEFINED : cached;
+    }
+    if (refDepth >= options.maxReferenceDepth()) {
+      throw new Failure("attribute references nested deeper than " + options.maxReferenceDepth());
+    }
+    memo.put(key, IN_PROGRESS);
+    refDepth++;
+    try {
+      Value v = eval(found, scope);
+      memo.put(key, v);
+      return v;
+    } finally {
+      refDepth--;
+    }
+  }
+
+  /** {@code list.name}: the attribute selected from each element, as a new list. */
+  private Value selectFromList(Value.ListValue list, String name) {
+    List<Expr> out = new ArrayList<>(list.size());
+    for (Expr item : list.items()) {
+      Evaluator fresh = new Evaluator(root, options);
+      fresh.nesting = nesting;
+      fresh.refDepth = refDepth;
+      if (memo != null) {
+        // attributes still being evaluated stay visible (cycles)
+        fresh.memo = new HashMap<>(memo);
+      }
+      Value v = fresh.eval(new Expr.AttrRef(item, name, false), list.env);
+      out.add(Expr.literalOf(v));
+    }
+    return new Value.ListValue(out, null);
+  }
+}
