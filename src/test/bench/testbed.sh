@@ -1,0 +1,275 @@
+#!/usr/bin/env bash
+# WAN testbed for the Braid benchmarks (issue 7). Root only.
+#
+# Builds, on one Linux machine, N mirror hosts as network namespaces with a veth link each to a
+# client namespace, shapes every mirror's outgoing link with `tc ... tbf` (netem is not available
+# here), runs a real nginx (and optionally a real anonymous globus-gridftp-server) in each
+# mirror, and can put some mirrors behind a router namespace whose uplink to the client is one
+# shaped link (a shared bottleneck, paper 003 Figure 17). Link rates can be changed during a run
+# by replaying a trace of rates (paper 000, section 3.1: set the capacity with tc, sleep until
+# the next sample, repeat).
+#
+# Everything it creates is named with the prefix "braidb-"; addresses are 10.231.x.y and exist
+# only inside those namespaces. Nothing is routed to the root namespace.
+#
+# Usage (as a command; the harness sources this file and calls the tb_* functions instead):
+#   testbed.sh up --www DIR --rates "80 40 20 10" [--shared "1 2" --uplink MBIT] [--gridftp]
+#   testbed.sh rate I MBIT          change mirror I's link rate (I counts from 1)
+#   testbed.sh replay I TRACE       replay a trace ("seconds Mbit/s" per line) on mirror I's link
+#   testbed.sh sent                 bytes sent so far by all mirror links (tc counters)
+#   testbed.sh stop-mirror I | start-mirror I    stop or restart mirror I's nginx
+#   testbed.sh exec CMD...          run CMD in the client namespace
+#   testbed.sh down                 remove this testbed (also done by --cleanup)
+#   testbed.sh --cleanup            remove every leftover namespace, interface and process named braidb-*
+#
+# Mirror I serves http://10.231.I.1/<file> (and gsiftp://10.231.I.1:2811/<file> with --gridftp)
+# from DIR; the client is namespace braidb-c.
+
+set -euo pipefail
+
+TB_PREFIX=braidb-
+TB_CLIENT=${TB_PREFIX}c
+TB_ROUTER=${TB_PREFIX}r
+TB_STATE=${TB_STATE:-/tmp/${TB_PREFIX}state}
+TB_BURST=${TB_BURST:-64kb}
+TB_LATENCY=${TB_LATENCY:-50ms}
+
+tb_log() { echo "testbed: $*" >&2; }
+tb_die() { echo "testbed: $*" >&2; exit 1; }
+
+tb_need_root() {
+  [ "$(id -u)" -eq 0 ] || tb_die "must run as root (network namespaces and tc)"
+  command -v ip >/dev/null || tb_die "ip (iproute2) is not installed"
+  command -v tc >/dev/null || tb_die "tc (iproute2) is not installed"
+}
+
+# The device whose egress carries mirror I's data towards the client, and its namespace.
+tb_dev() { echo "${TB_PREFIX}m$1s"; }
+tb_ns() { echo "${TB_PREFIX}m$1"; }
+tb_addr() { echo "10.231.$1.1"; }
+
+tb_tbf() { # ns dev mbit add|change
+  local ns=$1 dev=$2 mbit=$3 op=${4:-add}
+  ip netns exec "$ns" tc qdisc "$op" dev "$dev" root tbf rate "${mbit}mbit" burst "$TB_BURST" latency "$TB_LATENCY"
+}
+
+tb_veth() { # name-in-a ns-a name-in-b ns-b
+  ip link add "$1" type veth peer name "$3"
+  ip link set "$1" netns "$2"
+  ip link set "$3" netns "$4"
+  ip netns exec "$2" ip link set "$1" up
+  ip netns exec "$4" ip link set "$3" up
+}
+
+tb_netns() {
+  ip netns add "$1"
+  ip netns exec "$1" ip link set lo up
+}
+
+# tb_up WWW "rates" "shared mirror indices" uplink-mbit gridftp(0|1)
+tb_up() {
+  local www=$1 rates=$2 shared=${3:-} uplink=${4:-0} gridftp=${5:-0}
+  tb_need_root
+  [ -d "$www" ] || tb_die "--www: no such directory: $www"
+  if ip netns list | grep -q "^${TB_PREFIX}"; then
+    tb_die "a testbed is already up (run: $0 --cleanup)"
+  fi
+  rm -rf "$TB_STATE"
+  mkdir -p "$TB_STATE"
+  echo "$www" >"$TB_STATE/www"
+  echo "$rates" >"$TB_STATE/rates"
+  echo "$gridftp" >"$TB_STATE/gridftp"
+  tb_netns "$TB_CLIENT"
+  if [ -n "$shared" ]; then
+    [ "$uplink" != 0 ] || tb_die "--shared needs --uplink MBIT"
+    tb_netns "$TB_ROUTER"
+    ip netns exec "$TB_ROUTER" sysctl -q -w net.ipv4.ip_forward=1
+    tb_veth "${TB_PREFIX}ru" "$TB_ROUTER" "${TB_PREFIX}rc" "$TB_CLIENT"
+    ip netns exec "$TB_ROUTER" ip addr add 10.231.200.1/30 dev "${TB_PREFIX}ru"
+    ip netns exec "$TB_CLIENT" ip addr add 10.231.200.2/30 dev "${TB_PREFIX}rc"
+    tb_tbf "$TB_ROUTER" "${TB_PREFIX}ru" "$uplink"
+    echo "$uplink" >"$TB_STATE/uplink"
+  fi
+  local i=0 r
+  for r in $rates; do
+    i=$((i + 1))
+    local ns; ns=$(tb_ns $i)
+    tb_netns "$ns"
+    if [[ " $shared " == *" $i "* ]]; then
+      tb_veth "$(tb_dev $i)" "$ns" "${TB_PREFIX}m${i}r" "$TB_ROUTER"
+      ip netns exec "$ns" ip addr add "10.231.$i.1/30" dev "$(tb_dev $i)"
+      ip netns exec "$TB_ROUTER" ip addr add "10.231.$i.2/30" dev "${TB_PREFIX}m${i}r"
+      ip netns exec "$ns" ip route add default via "10.231.$i.2"
+      ip netns exec "$TB_CLIENT" ip route add "10.231.$i.0/30" via 10.231.200.1
+    else
+      tb_veth "$(tb_dev $i)" "$ns" "${TB_PREFIX}m${i}c" "$TB_CLIENT"
+      ip netns exec "$ns" ip addr add "10.231.$i.1/30" dev "$(tb_dev $i)"
+      ip netns exec "$TB_CLIENT" ip addr add "10.231.$i.2/30" dev "${TB_PREFIX}m${i}c"
+    fi
+    tb_tbf "$ns" "$(tb_dev $i)" "$r"
+    tb_start_mirror $i
+  done
+  echo "$i" >"$TB_STATE/n"
+  tb_log "up: $i mirrors at [$rates] Mbit/s${shared:+, mirrors [$shared] behind a $uplink Mbit/s uplink}"
+}
+
+tb_nginx_conf() { # i
+  local i=$1 p="$TB_STATE/nginx$1"
+  mkdir -p "$p/tmp"
+  cat >"$p/nginx.conf" <<EOF
+user root;
+worker_processes 1;
+pid $p/nginx.pid;
+error_log $p/error.log;
+events { worker_connections 256; }
+http {
+  access_log $p/access.log;
+  client_body_temp_path $p/tmp/body;
+  proxy_temp_path $p/tmp/proxy;
+  fastcgi_temp_path $p/tmp/fastcgi;
+  uwsgi_temp_path $p/tmp/uwsgi;
+  scgi_temp_path $p/tmp/scgi;
+  sendfile on;
+  keepalive_requests 100000;
+  server {
+    listen $(tb_addr $i):80;
+    root $(cat "$TB_STATE/www");
+  }
+}
+EOF
+}
+
+tb_wait_port() { # ns addr port
+  local k
+  for k in $(seq 100); do
+    if ip netns exec "$1" bash -c "exec 3<>/dev/tcp/$2/$3" 2>/dev/null; then return 0; fi
+    sleep 0.05
+  done
+  return 1
+}
+
+tb_start_mirror() { # i
+  local i=$1 ns; ns=$(tb_ns "$1")
+  local p="$TB_STATE/nginx$i"
+  tb_nginx_conf "$i"
+  ip netns exec "$ns" /usr/sbin/nginx -p "$p" -c "$p/nginx.conf" -e "$p/error.log" -g 'daemon off;' \
+    >"$p/stdout.log" 2>&1 &
+  echo $! >"$p/master.pid"
+  tb_wait_port "$ns" "$(tb_addr $i)" 80 || tb_die "nginx in $ns did not start: $(cat "$p/error.log" "$p/stdout.log" 2>/dev/null)"
+  if [ "$(cat "$TB_STATE/gridftp" 2>/dev/null || echo 0)" = 1 ]; then
+    local g="$TB_STATE/gridftp$i"
+    mkdir -p "$g"
+    # globus-gridftp-server looks its own address up by name; there is no DNS in the namespace,
+    # so give it a hosts file (ip netns exec bind-mounts /etc/netns/NS/hosts over /etc/hosts)
+    mkdir -p "/etc/netns/$ns"
+    printf '127.0.0.1 localhost\n%s %s %s\n' "$(tb_addr $i)" "$ns" "$(hostname)" >"/etc/netns/$ns/hosts"
+    ip netns exec "$ns" globus-gridftp-server -aa -anonymous-user nobody -p 2811 \
+      -control-interface "$(tb_addr $i)" -data-interface "$(tb_addr $i)" \
+      -d error -l "$g/server.log" -Z "$g/transfer.log" >"$g/stdout.log" 2>&1 &
+    echo $! >"$g/pid"
+    tb_wait_port "$ns" "$(tb_addr $i)" 2811 || tb_die "globus-gridftp-server in $ns did not start: $(cat "$g"/*.log 2>/dev/null)"
+  fi
+}
+
+tb_stop_mirror() { # i: the mirror fails: every process in its namespace (nginx master and
+  # workers, the GridFTP server and its per-session children) is killed; open connections reset
+  local ns pid k; ns=$(tb_ns "$1")
+  for pid in $(ip netns pids "$ns" 2>/dev/null || true); do kill -KILL "$pid" 2>/dev/null || true; done
+  for k in $(seq 100); do
+    [ -z "$(ip netns pids "$ns" 2>/dev/null || true)" ] && break
+    sleep 0.05
+  done
+  rm -f "$TB_STATE/nginx$1/master.pid" "$TB_STATE/gridftp$1/pid"
+}
+
+tb_rate() { tb_tbf "$(tb_ns "$1")" "$(tb_dev "$1")" "$2" change; }
+
+# Replays a trace on mirror I's link: each line "seconds Mbit/s", seconds counted from the call.
+tb_replay() { # i trace
+  local i=$1 trace=$2 t r start now
+  start=$(date +%s.%N)
+  while read -r t r; do
+    [[ "$t" =~ ^[0-9.]+$ ]] || continue
+    now=$(date +%s.%N)
+    local wait; wait=$(awk -v s="$start" -v n="$now" -v t="$t" 'BEGIN { w = s + t - n; print (w > 0 ? w : 0) }')
+    sleep "$wait"
+    tb_rate "$i" "$r"
+  done <"$trace"
+}
+
+tb_sent() { # total bytes sent by every mirror's shaped link
+  local n i total=0 b
+  n=$(cat "$TB_STATE/n")
+  for i in $(seq "$n"); do
+    b=$(ip netns exec "$(tb_ns $i)" tc -s qdisc show dev "$(tb_dev $i)" | awk '/Sent/ { print $2; exit }')
+    total=$((total + ${b:-0}))
+  done
+  echo "$total"
+}
+
+tb_exec() { ip netns exec "$TB_CLIENT" "$@"; }
+
+tb_down() {
+  local f
+  for f in "$TB_STATE"/nginx*/master.pid "$TB_STATE"/gridftp*/pid; do
+    [ -f "$f" ] && kill -TERM "$(cat "$f")" 2>/dev/null || true
+  done
+  tb_cleanup
+}
+
+# Removes everything named braidb-*: processes inside those namespaces, then the namespaces (their
+# veth ends go with them), then any veth left in the root namespace by an interrupted setup.
+tb_cleanup() {
+  local ns pid dev
+  for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^${TB_PREFIX}" || true); do
+    for pid in $(ip netns pids "$ns" 2>/dev/null || true); do
+      kill -TERM "$pid" 2>/dev/null || true
+    done
+  done
+  sleep 0.2
+  for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^${TB_PREFIX}" || true); do
+    for pid in $(ip netns pids "$ns" 2>/dev/null || true); do
+      kill -KILL "$pid" 2>/dev/null || true
+    done
+    ip netns del "$ns" 2>/dev/null || true
+  done
+  rm -rf /etc/netns/"${TB_PREFIX}"*
+  for dev in $(ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' | grep "^${TB_PREFIX}" || true); do
+    ip link del "$dev" 2>/dev/null || true
+  done
+}
+
+tb_main() {
+  local cmd=${1:-}
+  shift || true
+  case "$cmd" in
+    up)
+      local www="" rates="" shared="" uplink=0 gridftp=0
+      while [ $# -gt 0 ]; do
+        case "$1" in
+          --www) www=$2; shift 2 ;;
+          --rates) rates=$2; shift 2 ;;
+          --shared) shared=$2; shift 2 ;;
+          --uplink) uplink=$2; shift 2 ;;
+          --gridftp) gridftp=1; shift ;;
+          *) tb_die "up: unknown option: $1" ;;
+        esac
+      done
+      [ -n "$www" ] && [ -n "$rates" ] || tb_die "up needs --www DIR and --rates \"MBIT...\""
+      trap 'rc=$?; [ $rc = 0 ] || tb_cleanup; exit $rc' EXIT  # a half-built testbed is removed
+      tb_up "$www" "$rates" "$shared" "$uplink" "$gridftp" ;;
+    rate) tb_need_root; tb_rate "$1" "$2" ;;
+    replay) tb_need_root; tb_replay "$1" "$2" ;;
+    sent) tb_need_root; tb_sent ;;
+    stop-mirror) tb_need_root; tb_stop_mirror "$1" ;;
+    start-mirror) tb_need_root; tb_start_mirror "$1" ;;
+    exec) tb_need_root; tb_exec "$@" ;;
+    down) tb_need_root; tb_down ;;
+    --cleanup|cleanup) tb_need_root; tb_cleanup ;;
+    *) sed -n '2,/^$/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  esac
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  tb_main "$@"
+fi
