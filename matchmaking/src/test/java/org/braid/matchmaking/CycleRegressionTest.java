@@ -46,4 +46,52 @@ class CycleRegressionTest {
     Expr copyOfR = ClassAds.parse(text).lookup("r");
     assertEquals(copy, Evaluation.evaluateIn(ad, copyOfR, EvalOptions.DEFAULT).unparse(), "copy");
   }
+
+  /**
+   * An element that fails inside a list subscript: HTCondor's subscript hands on whatever the
+   * failed evaluation left in its result (operators set error; a failed {@code expr.attr} scope
+   * or list projection leaves it undefined). Reduced from seeds 6 and 7; expected values are
+   * classad2's.
+   */
+  @ParameterizedTest(name = "{0} => {1}")
+  @CsvSource(
+      delimiterString = " => ",
+      quoteCharacter = '`',
+      value = {
+        // seed 7
+        "`[ r = x[1]; x = { 1, x.a } ]` => undefined",
+        "`[ r = isError(x[0]); x = { x.a } ]` => false",
+        // seed 6
+        "`[ r = a[1]; a = { 1, (a).b } ]` => undefined",
+        "`[ r = x[0]; x = { 1 + x.a } ]` => error",
+        "`[ r = x[0]; x = { true ? x.a : 1 } ]` => error",
+        // evaluating x.a itself fails (error), at the reference depth limit, not the stack's
+        "`[ r = x.a; x = { x.a } ]` => error"
+      })
+  void failedListElement_handsOnWhatHtcondorLeaves(String text, String expected)
+      throws Exception {
+    Value v = Evaluation.attribute(ClassAds.parse(text), "r", EvalOptions.DEFAULT);
+    assertEquals(expected, v.unparse());
+  }
+
+  /** The same without an enclosing ad: {@code .q} then fails for want of a root. */
+  @ParameterizedTest(name = "{0} => {1}")
+  @CsvSource(
+      delimiterString = " => ",
+      quoteCharacter = '`',
+      value = {
+        "`{ .q }[0]` => undefined",
+        "`{ 1 + .q }[0]` => error",
+        "`{ (.q) }[0]` => error",
+        "`{ true ? .q : 1 }[0]` => error",
+        "`{ undefined ? .q : 1 }[0]` => undefined",
+        "`{ \"s\" ? .q : 1 }[0]` => error",
+        "`{ (.q).z }[0]` => undefined",
+        "`{ { .q }[0] }[0]` => undefined",
+        "`undefined ? .q : 1` => undefined"
+      })
+  void failedStandaloneElement_handsOnWhatHtcondorLeaves(String expr, String expected)
+      throws Exception {
+    assertEquals(expected, Evaluation.evaluate(ClassAds.parseExpression(expr)).unparse());
+  }
 }
