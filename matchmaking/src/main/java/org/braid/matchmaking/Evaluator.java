@@ -76,7 +76,7 @@ final class Evaluator {
       return System.identityHashCode(expr) * 31 + System.identityHashCode(ad);
     }
   }
-  private int refDepth;
+  private int depth;
   private int nesting;
 
   Evaluator(Env root, EvalOptions options) {
@@ -108,14 +108,28 @@ final class Evaluator {
     if (e instanceof Expr.AttrRef r) {
       return reference(r, env);
     }
-    if (e instanceof Expr.Conditional c) {
-      return conditional(c, env);
+    if (e instanceof Expr.Call || e instanceof Expr.ListExpr || e instanceof Expr.AdExpr) {
+      // function calls and literals do not count against HTCondor's depth
+      try {
+        return operation(e, env);
+      } catch (Failure f) {
+        // HTCondor's functions set error when an argument fails
+        throw f.leaving(Value.ERROR);
+      }
     }
+    // HTCondor's operators (parentheses, ?: and subscripts too) each count one against the
+    // evaluation depth, as attribute references do
+    if (depth >= options.maxReferenceDepth()) {
+      throw new Failure("evaluation nested deeper than " + options.maxReferenceDepth());
+    }
+    depth++;
     try {
-      return operation(e, env);
+      return e instanceof Expr.Conditional c ? conditional(c, env) : operation(e, env);
     } catch (Failure f) {
-      // HTCondor's operators and functions set error when an operand fails
-      throw f.leaving(Value.ERROR);
+      // HTCondor's operators set error when an operand fails (conditional sets its own)
+      throw e instanceof Expr.Conditional ? f : f.leaving(Value.ERROR);
+    } finally {
+      depth--;
     }
   }
 
@@ -258,6 +272,11 @@ final class Evaluator {
       if (k < 0 || k >= list.size()) {
         return Value.ERROR;
       }
+      // the element's evaluation counts one more against HTCondor's depth
+      if (depth >= options.maxReferenceDepth()) {
+        return Value.ERROR;
+      }
+      depth++;
       try {
         return eval(list.items().get(k), list.env);
       } catch (Failure f) {
@@ -265,6 +284,8 @@ final class Evaluator {
         return f.left;
       } catch (StackOverflowError f) {
         return Value.ERROR;
+      } finally {
+        depth--;
       }
     }
     return Value.ERROR;
@@ -293,18 +314,18 @@ final class Evaluator {
     } else {
       // HTCondor counts evaluating the scope of expr.attr against the reference depth too, so
       // that expr.attr nested inside itself (through a list projection) stops at the limit.
-      if (refDepth >= options.maxReferenceDepth()) {
+      if (depth >= options.maxReferenceDepth()) {
         return Value.ERROR;
       }
       Value scope;
-      refDepth++;
+      depth++;
       try {
         scope = eval(r.scope(), env);
       } catch (Failure f) {
         // the scope is evaluated into a value of its own: the result stays untouched
         throw f.leaving(Value.UNDEFINED);
       } finally {
-        refDepth--;
+        depth--;
       }
       if (scope instanceof Value.UndefinedValue) {
         return Value.UNDEFINED;
@@ -338,6 +359,15 @@ final class Evaluator {
 
   /** self, parent, toplevel and root, when no ad in scope defines the name. */
   private Value special(String name, Env start) {
+    Value v = specialAd(name, start);
+    // HTCondor follows the ad found like any attribute: the depth limit applies
+    if (!(v instanceof Value.UndefinedValue) && depth >= options.maxReferenceDepth()) {
+      throw new Failure("evaluation nested deeper than " + options.maxReferenceDepth());
+    }
+    return v;
+  }
+
+  private Value specialAd(String name, Env start) {
     switch (name.toLowerCase(Locale.ROOT)) {
       case "self":
         return start.asValue();
@@ -358,11 +388,14 @@ final class Evaluator {
     if (found instanceof Expr.Literal || found instanceof Expr.AdExpr || found instanceof Expr.ListExpr) {
       // Values that cannot refer back: no need to remember them (HTCondor's depth limit still
       // counts the hop).
-      if (refDepth >= options.maxReferenceDepth()) {
-        throw new Failure(
-            "attribute references nested deeper than " + options.maxReferenceDepth());
+      if (depth >= options.maxReferenceDepth()) {
+        throw new Failure("evaluation nested deeper than " + options.maxReferenceDepth());
       }
       return evalNode(found, scope);
+    }
+    // HTCondor checks the depth before it looks for a cycle
+    if (depth >= options.maxReferenceDepth()) {
+      throw new Failure("evaluation nested deeper than " + options.maxReferenceDepth());
     }
     if (memo == null) {
       memo = new HashMap<>(8);
@@ -371,15 +404,12 @@ final class Evaluator {
     if (memo.containsKey(key)) {
       return Value.UNDEFINED; // a reference cycle
     }
-    if (refDepth >= options.maxReferenceDepth()) {
-      throw new Failure("attribute references nested deeper than " + options.maxReferenceDepth());
-    }
     memo.put(key, IN_PROGRESS);
-    refDepth++;
+    depth++;
     try {
       return eval(found, scope);
     } finally {
-      refDepth--;
+      depth--;
       memo.remove(key);
     }
   }
@@ -390,7 +420,7 @@ final class Evaluator {
     for (Expr item : list.items()) {
       Evaluator fresh = new Evaluator(root, options);
       fresh.nesting = nesting;
-      fresh.refDepth = refDepth;
+      fresh.depth = depth;
       fresh.steps = steps;
       if (memo != null) {
         // attributes still being evaluated stay visible (cycles)

@@ -94,4 +94,65 @@ class CycleRegressionTest {
       throws Exception {
     assertEquals(expected, Evaluation.evaluate(ClassAds.parseExpression(expr)).unparse());
   }
+
+  /** A chain r = a0, a0 = link(a1), ..., a(n) = 0; link's NEXT stands for the next name. */
+  static String chain(String link, int n) {
+    StringBuilder sb = new StringBuilder("[ r = a0; ");
+    for (int i = 0; i < n; i++) {
+      sb.append('a').append(i).append(" = ");
+      sb.append(link.replace("NEXT", "a" + (i + 1))).append("; ");
+    }
+    return sb.append('a').append(n).append(" = 0 ]").toString();
+  }
+
+  /**
+   * HTCondor's depth limit is 400 and counts attribute references, operators (parentheses, ?:
+   * and subscripts included, a list element one more) and scopes of expr.attr, but not function
+   * calls. Longest chains that still evaluate, measured with classad2: the next link gives error.
+   */
+  @ParameterizedTest(name = "{0}: {1} links")
+  @CsvSource(
+      delimiterString = " => ",
+      quoteCharacter = '`',
+      value = {
+        "`NEXT` => 399",
+        "`NEXT + 0` => 199",
+        "`(NEXT)` => 199",
+        "`-NEXT` => 199",
+        "`int(NEXT)` => 399",
+        "`true ? NEXT : 0` => 199",
+        "`NEXT ?: 0` => 199",
+        "`self.NEXT` => 398",
+        "`[ x = NEXT ].x` => 199",
+        "`{ NEXT }[0]` => 133"
+      })
+  void depthLimit_countsAsHtcondor(String link, int longest) throws Exception {
+    ClassAd ok = ClassAds.parse(chain(link, longest));
+    assertEquals("0", Evaluation.attribute(ok, "r", EvalOptions.DEFAULT).unparse());
+    assertEquals(
+        "error",
+        Evaluation.attribute(ClassAds.parse(chain(link, longest + 1)), "r", EvalOptions.DEFAULT)
+            .unparse());
+  }
+
+  /**
+   * Self-references where the depth limit decides the shape (seeds 19 and 28), in the
+   * differential test's canonical form (lists expanded three levels deep), as classad2 gives it.
+   */
+  @ParameterizedTest(name = "{0} => {1}")
+  @CsvSource(
+      delimiterString = " => ",
+      quoteCharacter = '`',
+      value = {
+        // seed 19
+        "`[ r = { { ((r).a).b } } ]` => `list(1):[list(1):[list(1):[undefined]]]`",
+        "`[ r = { { r.a.b } } ]` => `list(1):[list(1):[undefined]]`",
+        "`[ r = x.a; x = { { x.a.b } } ]` => `list(1):[list(1):[error]]`",
+        // seed 28
+        "`[ r = { toUpper((self.r).r), 1 } ]` => `list(2):[error,int:1]`",
+        "`[ r = { toUpper((self.r).r - other), 1 } ]` => `list(2):[error,int:1]`"
+      })
+  void selfReferenceAtDepthLimit_matchesHtcondor(String text, String expected) {
+    assertEquals(expected, Canonical.of("A\t" + text));
+  }
 }
