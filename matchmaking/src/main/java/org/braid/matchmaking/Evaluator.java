@@ -17,19 +17,34 @@ import org.braid.matchmaking.Expr.BinaryOp;
  */
 final class Evaluator {
 
-  /** Thrown when HTCondor's evaluation would fail outright; the entry point turns it to error. */
+  /**
+   * Thrown when HTCondor's evaluation would fail outright; the entry point turns it to error.
+   *
+   * <p>A failed evaluation in HTCondor still leaves a value in the result it was writing to, and
+   * a list subscript (and an ad subscript) hands that value on instead of failing. {@link #left}
+   * tracks it as the failure unwinds: an operator or function whose operand failed sets error; a
+   * reference {@code expr.attr} whose {@code expr} failed, or a failed list projection, leaves
+   * its result untouched (undefined); an attribute's value is written straight into the
+   * caller's result, so it passes the value on.
+   */
   static final class Failure extends RuntimeException {
     private static final long serialVersionUID = 1L;
-    /** True when no enclosing ad was found (as opposed to a depth limit). */
-    final boolean noScope;
+    /** The value HTCondor's failed evaluation leaves behind at the current frame. */
+    Value left;
 
     Failure(String why) {
       this(why, false);
     }
 
+    /** noScope: no enclosing ad was found, so nothing was written (undefined). */
     Failure(String why, boolean noScope) {
       super(why, null, false, false);
-      this.noScope = noScope;
+      this.left = noScope ? Value.UNDEFINED : Value.ERROR;
+    }
+
+    Failure leaving(Value v) {
+      left = v;
+      return this;
     }
   }
 
@@ -61,7 +76,7 @@ final class Evaluator {
       return System.identityHashCode(expr) * 31 + System.identityHashCode(ad);
     }
   }
-  private int refDepth;
+  private int depth;
   private int nesting;
 
   Evaluator(Env root, EvalOptions options) {
@@ -93,6 +108,32 @@ final class Evaluator {
     if (e instanceof Expr.AttrRef r) {
       return reference(r, env);
     }
+    if (e instanceof Expr.Call || e instanceof Expr.ListExpr || e instanceof Expr.AdExpr) {
+      // function calls and literals do not count against HTCondor's depth
+      try {
+        return operation(e, env);
+      } catch (Failure f) {
+        // HTCondor's functions set error when an argument fails
+        throw f.leaving(Value.ERROR);
+      }
+    }
+    // HTCondor's operators (parentheses, ?: and subscripts too) each count one against the
+    // evaluation depth, as attribute references do
+    if (depth >= options.maxReferenceDepth()) {
+      throw new Failure("evaluation nested deeper than " + options.maxReferenceDepth());
+    }
+    depth++;
+    try {
+      return e instanceof Expr.Conditional c ? conditional(c, env) : operation(e, env);
+    } catch (Failure f) {
+      // HTCondor's operators set error when an operand fails (conditional sets its own)
+      throw e instanceof Expr.Conditional ? f : f.leaving(Value.ERROR);
+    } finally {
+      depth--;
+    }
+  }
+
+  private Value operation(Expr e, Env env) {
     if (e instanceof Expr.Binary b) {
       return binary(b, env);
     }
@@ -112,9 +153,6 @@ final class Evaluator {
           return Ops.bitNot(v);
       }
     }
-    if (e instanceof Expr.Conditional c) {
-      return conditional(c, env);
-    }
     if (e instanceof Expr.Call c) {
       return Functions.call(this, c, env);
     }
@@ -129,15 +167,31 @@ final class Evaluator {
   }
 
   private Value conditional(Expr.Conditional c, Env env) {
-    Value sel = eval(c.condition(), env);
-    Boolean b = Ops.boolEquiv(sel);
-    if (b != null) {
-      return eval(b ? c.ifTrue() : c.ifFalse(), env);
+    Value sel;
+    try {
+      sel = eval(c.condition(), env);
+    } catch (Failure f) {
+      throw f.leaving(Value.ERROR);
     }
-    // HTCondor evaluates both arms before deciding (a failure in either propagates).
-    eval(c.ifTrue(), env);
-    eval(c.ifFalse(), env);
-    return sel instanceof Value.UndefinedValue ? Value.UNDEFINED : Value.ERROR;
+    if (sel instanceof Value.UndefinedValue) {
+      return Value.UNDEFINED;
+    }
+    if (sel instanceof Value.ErrorValue) {
+      return Value.ERROR;
+    }
+    Boolean b = Ops.boolEquiv(sel);
+    try {
+      if (b != null) {
+        return eval(b ? c.ifTrue() : c.ifFalse(), env);
+      }
+      // A selector of another type: HTCondor evaluates both arms before giving error (a failure
+      // in either propagates).
+      eval(c.ifTrue(), env);
+      eval(c.ifFalse(), env);
+      return Value.ERROR;
+    } catch (Failure f) {
+      throw f.leaving(Value.ERROR);
+    }
   }
 
   private Value binary(Expr.Binary b, Env env) {
@@ -201,25 +255,37 @@ final class Evaluator {
       if (found == null) {
         return Value.UNDEFINED;
       }
-      // HTCondor evaluates the attribute afresh, as ClassAd::EvaluateAttr does.
+      // HTCondor evaluates the attribute afresh, as ClassAd::EvaluateAttr does, and a failure
+      // gives error.
       Env scope = new Env(ad.ad(), ad.parent);
       Evaluator fresh = new Evaluator(scope.top(), options);
       fresh.nesting = nesting;
       fresh.steps = steps;
-      return fresh.eval(found, scope);
+      try {
+        return fresh.eval(found, scope);
+      } catch (Failure f) {
+        return Value.ERROR;
+      }
     }
     if (base instanceof Value.ListValue list && idx instanceof Value.IntegerValue i) {
       int k = (int) i.value(); // HTCondor truncates the index to a C int
       if (k < 0 || k >= list.size()) {
         return Value.ERROR;
       }
+      // the element's evaluation counts one more against HTCondor's depth
+      if (depth >= options.maxReferenceDepth()) {
+        return Value.ERROR;
+      }
+      depth++;
       try {
         return eval(list.items().get(k), list.env);
       } catch (Failure f) {
-        // what HTCondor 25 gives for a failed element here
-        return f.noScope ? Value.UNDEFINED : Value.ERROR;
+        // HTCondor hands on what the failed element left in the result
+        return f.left;
       } catch (StackOverflowError f) {
         return Value.ERROR;
+      } finally {
+        depth--;
       }
     }
     return Value.ERROR;
@@ -246,7 +312,21 @@ final class Evaluator {
         start = env;
       }
     } else {
-      Value scope = eval(r.scope(), env);
+      // HTCondor counts evaluating the scope of expr.attr against the reference depth too, so
+      // that expr.attr nested inside itself (through a list projection) stops at the limit.
+      if (depth >= options.maxReferenceDepth()) {
+        return Value.ERROR;
+      }
+      Value scope;
+      depth++;
+      try {
+        scope = eval(r.scope(), env);
+      } catch (Failure f) {
+        // the scope is evaluated into a value of its own: the result stays untouched
+        throw f.leaving(Value.UNDEFINED);
+      } finally {
+        depth--;
+      }
       if (scope instanceof Value.UndefinedValue) {
         return Value.UNDEFINED;
       }
@@ -254,7 +334,11 @@ final class Evaluator {
         return Value.ERROR;
       }
       if (scope instanceof Value.ListValue list) {
-        return selectFromList(list, r.name());
+        try {
+          return selectFromList(list, r.name());
+        } catch (Failure f) {
+          throw f.leaving(Value.UNDEFINED);
+        }
       }
       if (!(scope instanceof Value.ClassAdValue ad)) {
         return Value.ERROR;
@@ -275,6 +359,15 @@ final class Evaluator {
 
   /** self, parent, toplevel and root, when no ad in scope defines the name. */
   private Value special(String name, Env start) {
+    Value v = specialAd(name, start);
+    // HTCondor follows the ad found like any attribute: the depth limit applies
+    if (!(v instanceof Value.UndefinedValue) && depth >= options.maxReferenceDepth()) {
+      throw new Failure("evaluation nested deeper than " + options.maxReferenceDepth());
+    }
+    return v;
+  }
+
+  private Value specialAd(String name, Env start) {
     switch (name.toLowerCase(Locale.ROOT)) {
       case "self":
         return start.asValue();
@@ -295,11 +388,14 @@ final class Evaluator {
     if (found instanceof Expr.Literal || found instanceof Expr.AdExpr || found instanceof Expr.ListExpr) {
       // Values that cannot refer back: no need to remember them (HTCondor's depth limit still
       // counts the hop).
-      if (refDepth >= options.maxReferenceDepth()) {
-        throw new Failure(
-            "attribute references nested deeper than " + options.maxReferenceDepth());
+      if (depth >= options.maxReferenceDepth()) {
+        throw new Failure("evaluation nested deeper than " + options.maxReferenceDepth());
       }
       return evalNode(found, scope);
+    }
+    // HTCondor checks the depth before it looks for a cycle
+    if (depth >= options.maxReferenceDepth()) {
+      throw new Failure("evaluation nested deeper than " + options.maxReferenceDepth());
     }
     if (memo == null) {
       memo = new HashMap<>(8);
@@ -308,15 +404,12 @@ final class Evaluator {
     if (memo.containsKey(key)) {
       return Value.UNDEFINED; // a reference cycle
     }
-    if (refDepth >= options.maxReferenceDepth()) {
-      throw new Failure("attribute references nested deeper than " + options.maxReferenceDepth());
-    }
     memo.put(key, IN_PROGRESS);
-    refDepth++;
+    depth++;
     try {
       return eval(found, scope);
     } finally {
-      refDepth--;
+      depth--;
       memo.remove(key);
     }
   }
@@ -327,7 +420,7 @@ final class Evaluator {
     for (Expr item : list.items()) {
       Evaluator fresh = new Evaluator(root, options);
       fresh.nesting = nesting;
-      fresh.refDepth = refDepth;
+      fresh.depth = depth;
       fresh.steps = steps;
       if (memo != null) {
         // attributes still being evaluated stay visible (cycles)

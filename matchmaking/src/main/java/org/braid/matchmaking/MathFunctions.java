@@ -71,7 +71,15 @@ final class MathFunctions {
         || !(Conversions.toRealValue(y) instanceof Value.RealValue ry)) {
       return Value.ERROR;
     }
-    return Value.of(Math.pow(rx.value(), ry.value()));
+    return Value.of(cPow(rx.value(), ry.value()));
+  }
+
+  /** C's pow, which HTCondor calls: unlike Math.pow, 1 to any power and -1 to ±inf are 1. */
+  static double cPow(double x, double y) {
+    if (x == 1.0 || (x == -1.0 && Double.isInfinite(y))) {
+      return 1.0;
+    }
+    return Math.pow(x, y);
   }
 
   static Value quantize(Evaluator ev, List<Expr> a, Env env) {

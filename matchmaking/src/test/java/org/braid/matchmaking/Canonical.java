@@ -29,16 +29,32 @@ final class Canonical {
     } catch (ClassAdParseException e) {
       return "PARSEFAIL";
     }
+    // oracle.py's ad.eval("r") evaluates a copy of r's expression (classad2's lookup returns a
+    // copy) in the ad's scope. HTCondor tells reference cycles apart by the identity of the
+    // expression being evaluated, so an ad written inside that copy is not the ad written inside
+    // the stored r: do the same with a freshly parsed copy of r.
+    Expr copyOfR = reparsedAttribute(payload, "r");
     return canon(
         s -> {
           if (s.equals("r")) {
-            return Evaluation.attribute(ad, "r", EvalOptions.DEFAULT);
+            return copyOfR == null
+                ? Evaluation.attribute(ad, "r", EvalOptions.DEFAULT)
+                : Evaluation.evaluateIn(ad, copyOfR, EvalOptions.DEFAULT);
           }
           ClassAd withZ = ad.toBuilder().set("zz__", parse(s)).build();
           return Evaluation.attribute(withZ, "zz__", EvalOptions.DEFAULT);
         },
         "r",
         0);
+  }
+
+  /** Attribute {@code name} of the ad {@code text} parsed afresh: a copy with new identities. */
+  static Expr reparsedAttribute(String text, String name) {
+    try {
+      return ClassAds.parse(text).lookup(name);
+    } catch (ClassAdParseException e) {
+      throw new IllegalStateException("ad parsed once but not twice: " + text, e);
+    }
   }
 
   private static Expr parse(String s) {

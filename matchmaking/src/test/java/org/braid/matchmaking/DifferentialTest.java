@@ -41,14 +41,18 @@ class DifferentialTest {
     for (int i = 0; i < n; i++) {
       cases.add(gen.nextCase());
     }
-    List<String> expected;
-    try (Oracle oracle = Oracle.start()) {
-      expected = oracle.run(cases);
-    }
+    List<String> expected = Oracle.runRestarting(cases);
     List<String> failures = new ArrayList<>();
     int parsed = 0;
     int excluded = 0;
+    int crashed = 0;
     for (int i = 0; i < n; i++) {
+      if (expected.get(i).equals(Oracle.CRASHED)) {
+        // HTCondor's library overflowed its stack: no reference value. Ours must still answer.
+        crashed++;
+        Canonical.of(cases.get(i));
+        continue;
+      }
       if (printsAdWithSeveralAttributes(expected.get(i))) {
         excluded++; // HTCondor writes such ads in its hash-table order
         continue;
@@ -67,6 +71,9 @@ class DifferentialTest {
               + seed + "); first ones:\n" + String.join("\n", failures.subList(0, Math.min(25, failures.size()))));
     }
     assertEquals(n, expected.size());
+    if (crashed > n / 1000) {
+      fail(crashed + " of " + n + " cases crashed HTCondor's library, more than 0.1% (seed " + seed + ")");
+    }
     if (excluded > n / 50) {
       fail(excluded + " of " + n + " cases excluded, more than 2% (seed " + seed + ")");
     }

@@ -79,6 +79,36 @@ final class Oracle implements AutoCloseable {
 
   /** Sends the cases ("E\texpr" or "A\tad") and returns one canonical result per case. */
   List<String> run(List<String> cases) throws IOException {
+    List<String> results = runUntilExit(cases);
+    if (results.size() < cases.size()) {
+      throw new IOException("oracle exited after " + results.size() + " results");
+    }
+    return results;
+  }
+
+  /** What {@link #runRestarting} records for a case that killed HTCondor's library. */
+  static final String CRASHED = "CRASHED";
+
+  /**
+   * Like {@link #run}, but when HTCondor's library kills the oracle process (it overflows its
+   * stack on some self-referential lists, see docs/classads.md), records {@link #CRASHED} for
+   * that case and goes on with a fresh oracle.
+   */
+  static List<String> runRestarting(List<String> cases) throws IOException {
+    List<String> results = new ArrayList<>(cases.size());
+    while (results.size() < cases.size()) {
+      try (Oracle o = start()) {
+        results.addAll(o.runUntilExit(cases.subList(results.size(), cases.size())));
+      }
+      if (results.size() < cases.size()) {
+        results.add(CRASHED);
+      }
+    }
+    return results;
+  }
+
+  /** The results until all cases are answered or the oracle exits, whichever comes first. */
+  private List<String> runUntilExit(List<String> cases) throws IOException {
     Thread writer =
         new Thread(
             () -> {
@@ -89,7 +119,7 @@ final class Oracle implements AutoCloseable {
                 }
                 in.flush();
               } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                // the oracle died; the reader sees the end of its output
               }
             });
     writer.start();
@@ -97,7 +127,7 @@ final class Oracle implements AutoCloseable {
     for (int k = 0; k < cases.size(); k++) {
       String line = out.readLine();
       if (line == null) {
-        throw new IOException("oracle exited after " + k + " results");
+        break;
       }
       results.add(line);
     }
@@ -122,7 +152,11 @@ final class Oracle implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
-    in.close();
+    try {
+      in.close();
+    } catch (IOException e) {
+      // the oracle has already exited
+    }
     try {
       process.waitFor(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
