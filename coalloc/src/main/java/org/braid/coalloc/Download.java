@@ -161,7 +161,7 @@ public final class Download {
      * is read back from the part file and checked as soon as all its bytes are written: a piece
      * that does not match goes back to the pool to be fetched again, preferably from another
      * replica, and every replica that wrote bytes of it has a failure counted (backs off; dropped
-     * after {@value BlockScheduler#MAX_BAD_PIECES} bad pieces). The file is renamed only once
+     * after 3 bad pieces). The file is renamed only once
      * every piece matched. On resume, only whole pieces that match again are kept. The number of
      * digests must fit the file size the replicas report, else {@link #run()} fails. Default:
      * none.

@@ -86,6 +86,13 @@ class PieceVerificationTest {
                 .anyMatch(e -> e.replica() == 0 && e.result().contains("sha-256 mismatch")),
             r.events().toString());
         assertEquals(0, r.replicas().get(1).failures(), s.name() + " " + r.events());
+        // the bad piece (bytes 262144-524288, corrupted from 300000) was fetched again from the
+        // other replica
+        assertTrue(
+            r.events().stream()
+                .anyMatch(e -> e.replica() == 1 && e.written() > 0 && e.offset() <= PIECE
+                    && e.endOffset() >= 2 * PIECE),
+            r.events().toString());
         Files.delete(out);
       }
     }
