@@ -2,8 +2,11 @@ package org.braid.coalloc;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -20,6 +23,8 @@ final class BlockScheduler {
   static final int MAX_CONSECUTIVE_FAILURES = 4;
   /** Smallest range worth a separate request (aggressive stealing, adaptive blocks). */
   static final long MIN_STEAL = 128 * 1024;
+  /** Bad pieces after which a replica is dropped. */
+  static final int MAX_BAD_PIECES = 3;
 
   /** Writes bytes {@code [offset, offset+length)} of the chunk just read to file position. */
   interface ChunkWriter {
@@ -48,6 +53,12 @@ final class BlockScheduler {
   private final List<Block> active = new ArrayList<>();
   private final List<BlockEvent> events = new ArrayList<>();
   private Exception failure;
+  private PieceHashes pieces;
+  private final BitSet verified = new BitSet();
+  /** Bad pieces whose block is still being fetched: rejected once the block stops. */
+  private final BitSet rejecting = new BitSet();
+  /** Replicas that wrote bytes of each piece not yet verified (bounded by pieces in flight). */
+  private final Map<Integer, BitSet> writers = new HashMap<>();
 
   BlockScheduler(
       long size,
@@ -75,6 +86,157 @@ final class BlockScheduler {
       }
     }
     policy.plan(this);
+  }
+
+  /**
+   * Enables piece verification: the download is finished only once every piece was reported
+   * good with {@link #pieceVerified}. Pieces already entirely done at construction (resumed and
+   * re-checked by the caller) count as verified. Call before any worker starts.
+   */
+  void usePieces(PieceHashes p) {
+    lock.lock();
+    try {
+      pieces = p;
+      for (int i = 0; i < p.hex().size(); i++) {
+        long[] r = pieceRange(i);
+        if (done.contains(r[0], r[1])) {
+          verified.set(i);
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Byte range {@code [start, end)} of piece {@code i}. */
+  long[] pieceRange(int i) {
+    long s = i * pieces.length();
+    return new long[] {s, Math.min(size, s + pieces.length())};
+  }
+
+  /**
+   * Pieces all of whose bytes are written (in finished blocks or the written prefix of running
+   * ones) but which are not verified yet.
+   */
+  List<Integer> piecesToVerify() {
+    lock.lock();
+    try {
+      List<Integer> out = new ArrayList<>();
+      if (pieces == null) {
+        return out;
+      }
+      for (long[] r : committed().list()) {
+        int i = (int) (r[0] / pieces.length());
+        for (i = verified.nextClearBit(i); i < pieces.hex().size(); i = verified.nextClearBit(i + 1)) {
+          long[] pr = pieceRange(i);
+          if (pr[0] >= r[1]) {
+            break;
+          }
+          if (pr[0] >= r[0] && pr[1] <= r[1] && (!rejecting.get(i) || done.contains(pr[0], pr[1]))) {
+            out.add(i);
+          }
+        }
+      }
+      return out;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Piece {@code i} matched its digest. */
+  void pieceVerified(int i) {
+    lock.lock();
+    try {
+      verified.set(i);
+      writers.remove(i);
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Piece {@code i} did not match: its bytes go back to the pool and every replica that wrote
+   * some of them has a failure counted, backs off, and is dropped after {@link #MAX_BAD_PIECES}.
+   */
+  void pieceBad(int i, String reason) {
+    lock.lock();
+    try {
+      long[] pr = pieceRange(i);
+      if (!done.contains(pr[0], pr[1])) {
+        // still inside a running block: stop its fetchers (the written prefix is recorded and
+        // the rest returns to the pool), then reject the piece on the next pass
+        rejecting.set(i);
+        for (Block b : active) {
+          if (b.start < pr[1] && pr[0] < b.end) {
+            for (Lease l : b.leases) {
+              l.cancelReason = "cancelled: " + reason;
+            }
+          }
+        }
+        changed.signalAll();
+        return;
+      }
+      rejecting.clear(i);
+      done.remove(pr[0], pr[1]);
+      free.add(pr[0], pr[1]);
+      BitSet w = writers.remove(i);
+      long now = nanos.getAsLong();
+      if (w != null) {
+        for (int k = w.nextSetBit(0); k >= 0; k = w.nextSetBit(k + 1)) {
+          Replica r = replicas.get(k);
+          events.add(
+              new BlockEvent(
+                  k, 0, pr[0], pr[0], 0, now - startNanos, now - startNanos, "error: " + reason));
+          r.badRanges.remove(pr[0], pr[1]);
+          r.badRanges.add(pr[0], pr[1]);
+          if (r.dropped) {
+            continue;
+          }
+          r.failures++;
+          r.badPieces++;
+          r.consecutiveFailures++;
+          if (r.badPieces >= MAX_BAD_PIECES) {
+            drop(r, r.uri + ": " + r.badPieces + " pieces failed the " + pieces.algorithm()
+                + " check");
+          } else {
+            r.backoffUntilNanos =
+                now + TimeUnit.MILLISECONDS.toNanos(250L << Math.min(7, r.consecutiveFailures));
+          }
+        }
+      }
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void markWriters(int replica, long from, long to) {
+    long len = pieces.length();
+    for (long i = from / len; i * len < to; i++) {
+      writers.computeIfAbsent((int) i, k -> new BitSet()).set(replica);
+    }
+  }
+
+  /** Every byte is written and, with piece hashes, every piece verified. */
+  private boolean finished() {
+    return done.total() == size
+        && (pieces == null || verified.cardinality() == pieces.hex().size());
+  }
+
+  /** Whether the free pool starts in a range this replica served badly while another could. */
+  private boolean avoidFree(Replica me, long now) {
+    long s = free.firstStart();
+    if (s < 0 || !me.badRanges.contains(s, s + 1)) {
+      return false;
+    }
+    for (Flow g : flows) {
+      Replica r = g.replica;
+      if (r != me && !r.dropped && !r.badRanges.contains(s, s + 1) && policy.mayUse(g, this, now)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   // ---- views for policies (lock held) ----
@@ -150,7 +312,7 @@ final class BlockScheduler {
     lock.lock();
     try {
       while (true) {
-        if (failure != null || done.total() == size || f.replica.dropped) {
+        if (failure != null || finished() || f.replica.dropped) {
           return null;
         }
         long now = nanos.getAsLong();
@@ -177,7 +339,7 @@ final class BlockScheduler {
     try {
       long now = nanos.getAsLong();
       if (failure != null
-          || done.total() == size
+          || finished()
           || f.replica.dropped
           || f.current != null
           || f.replica.backoffUntilNanos > now) {
@@ -194,7 +356,7 @@ final class BlockScheduler {
   }
 
   private void checkAllDropped() {
-    if (done.total() < size && replicas.stream().allMatch(r -> r.dropped)) {
+    if (!finished() && replicas.stream().allMatch(r -> r.dropped)) {
       StringBuilder sb = new StringBuilder("every replica failed:");
       for (Replica r : replicas) {
         sb.append(' ').append(r.dropReason).append(';');
@@ -213,7 +375,7 @@ final class BlockScheduler {
     if (r != null) {
       return newLease(f, r[0], r[1], now);
     }
-    if (!free.isEmpty()) {
+    if (!free.isEmpty() && !avoidFree(f.replica, now)) {
       long want = policy.blockSize(f, this, now);
       if (want <= 0) {
         return null;
@@ -224,7 +386,7 @@ final class BlockScheduler {
       long[] t = free.takeFirst(want);
       return newLease(f, t[0], t[1], now);
     }
-    return policy.steals() ? steal(f, now) : null;
+    return policy.steals() && free.isEmpty() ? steal(f, now) : null;
   }
 
   private Lease newLease(Flow f, long start, long end, long now) {
@@ -333,6 +495,7 @@ final class BlockScheduler {
     Block b = l.block;
     boolean reachedEnd;
     long wrote = 0;
+    long wroteFrom = 0;
     synchronized (b) {
       if (l.cancelReason != null) {
         return Step.STOP;
@@ -347,6 +510,7 @@ final class BlockScheduler {
         w.write(wf, (int) (wf - cs), (int) (ce - wf));
         b.committed = ce;
         wrote = ce - wf;
+        wroteFrom = wf;
       }
       l.pos = Math.max(cs, ce);
       reachedEnd = l.pos >= b.end;
@@ -360,6 +524,9 @@ final class BlockScheduler {
       Flow f = l.flow;
       l.written += wrote;
       l.received += n;
+      if (pieces != null && wrote > 0) {
+        markWriters(f.replica.index, wroteFrom, wroteFrom + wrote);
+      }
       if (l.firstByteNanos < 0) {
         l.firstByteNanos = now;
         long lat = now - l.startNanos;
@@ -551,7 +718,7 @@ final class BlockScheduler {
   void awaitChange(long nanosTimeout) {
     lock.lock();
     try {
-      if (failure == null && done.total() < size) {
+      if (failure == null && !finished()) {
         changed.awaitNanos(nanosTimeout);
       }
     } catch (InterruptedException e) {
@@ -573,7 +740,7 @@ final class BlockScheduler {
   boolean complete() {
     lock.lock();
     try {
-      return done.total() == size;
+      return finished();
     } finally {
       lock.unlock();
     }

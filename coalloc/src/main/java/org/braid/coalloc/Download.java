@@ -84,6 +84,7 @@ public final class Download {
     int maxSources = 8;
     SourceOptions options = SourceOptions.DEFAULT;
     List<Checksum> checksums = List.of();
+    PieceHashes pieces;
     Path journal = defaultJournal();
     boolean resume = true;
     Clock clock = Clock.systemUTC();
@@ -152,6 +153,21 @@ public final class Download {
     /** Whole-file digests the result must match. Default: none (SHA-256 is still computed). */
     public Builder checksums(List<Checksum> c) {
       this.checksums = List.copyOf(c);
+      return this;
+    }
+
+    /**
+     * Piece digests (e.g. from a Metalink {@code <pieces>} element), or null for none. Each piece
+     * is read back from the part file and checked as soon as all its bytes are written: a piece
+     * that does not match goes back to the pool to be fetched again, preferably from another
+     * replica, and every replica that wrote bytes of it has a failure counted (backs off; dropped
+     * after 3 bad pieces). The file is renamed only once
+     * every piece matched. On resume, only whole pieces that match again are kept. The number of
+     * digests must fit the file size the replicas report, else {@link #run()} fails. Default:
+     * none.
+     */
+    public Builder pieces(PieceHashes p) {
+      this.pieces = p;
       return this;
     }
 

@@ -95,15 +95,25 @@ final class Engine {
       }
       throw new DownloadException(sb.substring(0, sb.length() - 1));
     }
+    if (b.pieces != null) {
+      try {
+        b.pieces.checkSize(size);
+      } catch (IllegalArgumentException e) {
+        throw new DownloadException(e.getMessage());
+      }
+    }
     int conns = b.options.connectionsPerSource();
     BlockPolicy policy = ((BlockPolicy.Spec) b.scheme).create();
     try (PartFile part = PartFile.open(b.output, size, validators, b.resume)) {
-      long resumed = part.resumed().total();
+      RangeSet kept = b.pieces == null ? part.resumed() : recheck(part, part.resumed(), size);
+      long resumed = kept.total();
       if (resumed > 0) {
         LOG.info("[{}] resuming {}: {} of {} bytes already verified", id, b.output, resumed, size);
       }
-      BlockScheduler s =
-          new BlockScheduler(size, replicas, conns, policy, System::nanoTime, part.resumed());
+      BlockScheduler s = new BlockScheduler(size, replicas, conns, policy, System::nanoTime, kept);
+      if (b.pieces != null) {
+        s.usePieces(b.pieces);
+      }
       scheduler = s;
       if (cancelled) {
         s.abort(new DownloadException("cancelled"));
@@ -143,6 +153,7 @@ final class Engine {
           break;
         }
       }
+      verifyPieces(s, part);
       part.checkpoint(s.committed());
       drainJournal(s, journal, uris, size, start, journaled);
       Exception failure = s.failure();
@@ -199,6 +210,7 @@ final class Engine {
     int journaled = 0;
     while (!s.complete() && s.failure() == null && workers.stream().anyMatch(Thread::isAlive)) {
       s.awaitChange(TimeUnit.MILLISECONDS.toNanos(100));
+      verifyPieces(s, part);
       long now = System.nanoTime();
       if (now - lastCheckpoint >= CHECKPOINT_NANOS) {
         part.checkpoint(s.committed());
@@ -225,6 +237,49 @@ final class Engine {
       }
     }
     return journaled;
+  }
+
+  /** Hashes every piece whose bytes are all written; bad ones go back to the pool. */
+  private void verifyPieces(BlockScheduler s, PartFile part) throws IOException {
+    if (b.pieces == null) {
+      return;
+    }
+    for (int i : s.piecesToVerify()) {
+      long[] r = s.pieceRange(i);
+      String got = part.digest(b.pieces.algorithm(), r[0], r[1]);
+      String want = b.pieces.hex().get(i);
+      if (got.equals(want)) {
+        s.pieceVerified(i);
+      } else {
+        String why =
+            "piece " + i + " (bytes " + r[0] + "-" + r[1] + ") " + b.pieces.algorithm()
+                + " mismatch: expected " + want + ", got " + got;
+        LOG.warn("[{}] {}; fetching it again", id, why);
+        s.pieceBad(i, why);
+      }
+    }
+  }
+
+  /**
+   * Keeps of a resumed download only the whole pieces that match their digests again: bytes of
+   * pieces that were never checked, or no longer match, are fetched anew.
+   */
+  private RangeSet recheck(PartFile part, RangeSet resumed, long size) throws IOException {
+    RangeSet kept = new RangeSet();
+    PieceHashes p = b.pieces;
+    for (int i = 0; i < p.hex().size(); i++) {
+      long ps = i * p.length();
+      long pe = Math.min(size, ps + p.length());
+      if (resumed.contains(ps, pe)) {
+        if (part.digest(p.algorithm(), ps, pe).equals(p.hex().get(i))) {
+          kept.add(ps, pe);
+        } else {
+          LOG.warn("[{}] resumed piece {} (bytes {}-{}) does not match, fetching it again",
+              id, i, ps, pe);
+        }
+      }
+    }
+    return kept;
   }
 
   private int drainJournal(

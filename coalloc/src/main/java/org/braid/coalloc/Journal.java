@@ -57,7 +57,10 @@ final class Journal {
 
   /**
    * Appends one line per request that put bytes into the file, and one per failed request: the
-   * {@code bytes} of all lines of a download add up to the file size (less any resumed part).
+   * {@code bytes} of all lines of a download add up to the file size (less any resumed part,
+   * plus the bytes of pieces that failed their piece hash and were fetched again). A failed piece
+   * hash gives one line with {@code bytes} 0 and an {@code error: piece ...} result per replica
+   * that wrote some of the piece.
    */
   void append(List<BlockEvent> events, List<URI> uris, long fileSize, Instant start)
       throws IOException {

@@ -230,6 +230,44 @@ final class PartFile implements Closeable {
     return out;
   }
 
+  /**
+   * Reads {@code [start, end)} back with a bounded buffer and returns its hex digest (algorithm
+   * names as in {@link PieceHashes}).
+   */
+  String digest(String algorithm, long start, long end) throws IOException {
+    MessageDigest md = null;
+    Adler32 adler = null;
+    if (algorithm.equals("adler32")) {
+      adler = new Adler32();
+    } else {
+      try {
+        md = MessageDigest.getInstance(algorithm.toUpperCase(java.util.Locale.ROOT));
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException(algorithm, e);
+      }
+    }
+    ByteBuffer buf = ByteBuffer.allocate((int) Math.min(1 << 18, Math.max(1, end - start)));
+    long pos = start;
+    while (pos < end) {
+      buf.clear();
+      buf.limit((int) Math.min(buf.capacity(), end - pos));
+      int n = ch.read(buf, pos);
+      if (n < 0) {
+        throw new IOException(part + " is shorter than " + end + " bytes");
+      }
+      buf.flip();
+      if (md != null) {
+        md.update(buf);
+      } else {
+        adler.update(buf);
+      }
+      pos += n;
+    }
+    return md != null
+        ? HexFormat.of().formatHex(md.digest())
+        : String.format("%08x", adler.getValue());
+  }
+
   /** Closes the part file and gives it its final name; deletes the control file. */
   void commit() throws IOException {
     ch.force(true);

@@ -70,6 +70,12 @@ final class RangeSet {
     return new long[] {s, e};
   }
 
+  /** Start of the first range; -1 when empty. */
+  long firstStart() {
+    Map.Entry<Long, Long> first = ranges.firstEntry();
+    return first == null ? -1 : first.getKey();
+  }
+
   /** Length of the first range, 0 when empty. */
   long firstLength() {
     Map.Entry<Long, Long> first = ranges.firstEntry();

@@ -14,6 +14,10 @@ final class Replica {
   int consecutiveFailures;
   int failures;
   long backoffUntilNanos;
+  /** Pieces this replica wrote that failed their hash check (scheduler lock). */
+  int badPieces;
+  /** Byte ranges of those pieces: refetched from another replica when one is left. */
+  final RangeSet badRanges = new RangeSet();
 
   Replica(int index, URI uri, double predictedRate) {
     this.index = index;

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.braid.coalloc.Checksum;
 import org.braid.coalloc.Download;
 import org.braid.coalloc.DownloadReport;
+import org.braid.coalloc.PieceHashes;
 import org.braid.coalloc.PredictedRate;
 import org.braid.coalloc.Reports;
 import org.braid.coalloc.Scheme;
@@ -40,7 +41,8 @@ public final class GetCommand implements Callable<Integer> {
   List<String> urls = new ArrayList<>();
 
   @Option(names = "--metalink", paramLabel = "FILE",
-      description = "Take the replicas, size and hashes from a Metalink 4 file (its only file, or --name).")
+      description = "Take the replicas, size, hashes and piece hashes from a Metalink 4 file (its only"
+          + " file, or --name); pieces are checked as they complete and bad ones fetched again.")
   Path metalink;
 
   @Option(names = "--catalog", arity = "2", paramLabel = "FILE NAME", hideParamSyntax = true,
@@ -141,8 +143,9 @@ public final class GetCommand implements Callable<Integer> {
     List<URI> uris = new ArrayList<>();
     List<PredictedRate> predicted = new ArrayList<>();
     List<Checksum> sums = new ArrayList<>();
+    PieceHashes pieces = null;
     if (urls.isEmpty()) {
-      fromCatalog(CatalogInput.read(metalink, name, catalog), uris, predicted, sums);
+      pieces = fromCatalog(CatalogInput.read(metalink, name, catalog), uris, predicted, sums);
     }
     for (String u : urls) {
       uris.add(Units.url(u));
@@ -192,6 +195,7 @@ public final class GetCommand implements Callable<Integer> {
             .maxSources(maxSources)
             .predictedRates(predicted)
             .checksums(sums)
+            .pieces(pieces)
             .sourceOptions(so.build())
             .resume(!noResume)
             .journal(noJournal ? null : journal != null ? journal : Download.defaultJournal());
@@ -244,7 +248,8 @@ public final class GetCommand implements Callable<Integer> {
    * replicas (their information providers and this client's journal) and plans the co-allocation
    * set with each replica's predicted rate; the catalog's hashes become checksums.
    */
-  private void fromCatalog(
+  /** Fills in replicas, rates and whole-file hashes; returns the piece hashes, or null. */
+  private PieceHashes fromCatalog(
       CatalogInput in, List<URI> uris, List<PredictedRate> predicted, List<Checksum> sums) {
     var err = spec.commandLine().getErr();
     for (var h : in.file().hashes().entrySet()) {
@@ -254,11 +259,21 @@ public final class GetCommand implements Callable<Integer> {
         err.println("braid: not verifying the catalog's " + h.getKey() + " hash: " + e.getMessage());
       }
     }
+    PieceHashes pieces = null;
+    var p = in.file().pieces();
+    if (p != null) {
+      try {
+        pieces = new PieceHashes(p.type(), p.length(), p.hashes());
+      } catch (IllegalArgumentException e) {
+        err.println("braid: not verifying the catalog's " + p.type() + " piece hashes: "
+            + e.getMessage());
+      }
+    }
     if (discoveryTimeout == 0) {
       for (var r : in.file().replicas()) {
         uris.add(r.uri());
       }
-      return;
+      return pieces;
     }
     if (!(discoveryTimeout > 0) || discoveryTimeout > 3600) {
       throw new IllegalArgumentException(
@@ -287,6 +302,7 @@ public final class GetCommand implements Callable<Integer> {
         throw new IllegalArgumentException(why.toString());
       }
     }
+    return pieces;
   }
 
   static Duration seconds(double s, String option) {

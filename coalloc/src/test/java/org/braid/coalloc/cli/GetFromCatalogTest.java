@@ -83,6 +83,75 @@ class GetFromCatalogTest {
     }
   }
 
+  private Path metalinkWithPieces(String type, int length, String pieceAlgo, String... urls)
+      throws Exception {
+    byte[] b = Files.readAllBytes(data);
+    StringBuilder x =
+        new StringBuilder(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\">\n"
+                + "  <file name=\"data.bin\">\n"
+                + "    <size>" + b.length + "</size>\n"
+                + "    <pieces length=\"" + length + "\" type=\"" + type + "\">\n");
+    for (int s = 0; s < b.length; s += length) {
+      String h = "0".repeat(64);
+      if (pieceAlgo != null) {
+        MessageDigest md = MessageDigest.getInstance(pieceAlgo);
+        md.update(b, s, Math.min(length, b.length - s));
+        h = HexFormat.of().formatHex(md.digest());
+      }
+      x.append("      <hash>").append(h).append("</hash>\n");
+    }
+    x.append("    </pieces>\n");
+    for (String u : urls) {
+      x.append("    <url>").append(u).append("</url>\n");
+    }
+    x.append("  </file>\n</metalink>\n");
+    Path m = dir.resolve("pieces.meta4");
+    Files.writeString(m, x);
+    return m;
+  }
+
+  @Test
+  void metalinkPieces_corruptReplica_refetchesBadPieceAndCountsItsFailure() throws Exception {
+    data(2_000_000);
+    Path out = dir.resolve("out.bin");
+    try (Mirror bad =
+            Mirror.builder(data).fault(Mirror.Fault.CORRUPT).faultAfter(200_000).start();
+        Mirror good = Mirror.builder(data).start()) {
+      Path m = metalinkWithPieces("sha-256", 100_000, "SHA-256", bad.uri().toString(),
+          good.uri().toString());
+      GetCommandTest.Run r =
+          GetCommandTest.run("get", "--metalink", m.toString(), "-o", out.toString(), "--json",
+              "--no-journal", "--discovery-timeout", "0", "--scheme", "brute");
+      assertEquals(0, r.code(), r.err());
+      assertEquals("", r.err());
+      assertArrayEquals(Files.readAllBytes(data), Files.readAllBytes(out));
+      JsonNode n = new ObjectMapper().readTree(r.out());
+      assertEquals(sha, n.get("sha256").asText());
+      JsonNode first = n.get("replicas").get(0);
+      assertTrue(first.get("failures").asInt() > 0 || !first.get("dropped").isNull(), r.out());
+    }
+  }
+
+  @Test
+  void metalinkPieces_unknownType_warnsAndDownloadsUnverified() throws Exception {
+    data(300_000);
+    Path out = dir.resolve("out.bin");
+    try (Mirror a = Mirror.builder(data).start()) {
+      Path m = metalinkWithPieces("tiger", 100_000, null, a.uri().toString());
+      GetCommandTest.Run r =
+          GetCommandTest.run("get", "--metalink", m.toString(), "-o", out.toString(),
+              "--no-journal", "--discovery-timeout", "0");
+      assertEquals(0, r.code(), r.err());
+      assertEquals(
+          "braid: not verifying the catalog's tiger piece hashes: unknown piece hash algorithm"
+              + " 'tiger' (use sha-256, sha-1, sha-512, md5 or adler32)\n",
+          r.err());
+      assertArrayEquals(Files.readAllBytes(data), Files.readAllBytes(out));
+    }
+  }
+
   @Test
   void metalink_wrongHash_failsAndLeavesNoOutput() throws Exception {
     data(500_000);
