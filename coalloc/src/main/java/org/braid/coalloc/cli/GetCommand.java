@@ -19,6 +19,7 @@ import org.braid.coalloc.Reports;
 import org.braid.coalloc.Scheme;
 import org.braid.coalloc.SourceOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -40,17 +41,9 @@ public final class GetCommand implements Callable<Integer> {
       description = "Replica URLs (http, https, gsiftp, ftp, file, or a local path), best first.")
   List<String> urls = new ArrayList<>();
 
-  @Option(names = "--metalink", paramLabel = "FILE",
-      description = "Take the replicas, size, hashes and piece hashes from a Metalink 4 file (its only"
-          + " file, or --name); pieces are checked as they complete and bad ones fetched again.")
-  Path metalink;
+  @Mixin CatalogOptions source;
 
-  @Option(names = "--catalog", arity = "2", paramLabel = "FILE NAME", hideParamSyntax = true,
-      description = "Take the replicas from a JSON or YAML catalog: FILE and the logical file NAME.")
-  List<String> catalog;
 
-  @Option(names = "--name", paramLabel = "NAME", description = "The file of a Metalink holding several.")
-  String name;
 
   @Option(names = "--requirements", paramLabel = "EXPR", defaultValue = "true",
       description = "With --metalink or --catalog: the broker's ClassAd Requirements for a replica,"
@@ -135,17 +128,13 @@ public final class GetCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    int given = (urls.isEmpty() ? 0 : 1) + (metalink == null ? 0 : 1) + (catalog == null ? 0 : 1);
-    if (given != 1) {
-      throw new IllegalArgumentException(
-          "give replica URLs, --metalink FILE or --catalog FILE NAME (exactly one)");
-    }
+    boolean fromCatalog = source.fromCatalog(urls);
     List<URI> uris = new ArrayList<>();
     List<PredictedRate> predicted = new ArrayList<>();
     List<Checksum> sums = new ArrayList<>();
     PieceHashes pieces = null;
-    if (urls.isEmpty()) {
-      pieces = fromCatalog(CatalogInput.read(metalink, name, catalog), uris, predicted, sums);
+    if (fromCatalog) {
+      pieces = fromCatalog(source.read(), uris, predicted, sums);
     }
     for (String u : urls) {
       uris.add(Units.url(u));

@@ -22,6 +22,7 @@ import org.braid.coalloc.Download;
 import org.braid.predictors.SizeClasses;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -51,15 +52,9 @@ final class RankCommand implements Runnable {
   @Parameters(paramLabel = "URL", arity = "0..*", description = "Replica URLs (http, https, gsiftp, ftp, file).")
   List<String> urls = new ArrayList<>();
 
-  @Option(names = "--metalink", paramLabel = "FILE", description = "A Metalink 4 file (RFC 5854); its only file, or the one named by --name.")
-  Path metalink;
+  @Mixin CatalogOptions source;
 
-  @Option(names = "--catalog", arity = "2", paramLabel = "FILE NAME", hideParamSyntax = true,
-      description = "A JSON or YAML catalog and the logical file name to rank.")
-  List<String> catalog;
 
-  @Option(names = "--name", paramLabel = "NAME", description = "The file of a Metalink holding several.")
-  String name;
 
   @Option(names = "--requirements", paramLabel = "EXPR", defaultValue = "true",
       description = "The request's Requirements, e.g. 'other.AvgRDBandwidth > 5M/sec'. Default: ${DEFAULT-VALUE}.")
@@ -153,13 +148,10 @@ final class RankCommand implements Runnable {
   }
 
   private Request request() {
-    int given = (urls.isEmpty() ? 0 : 1) + (metalink == null ? 0 : 1) + (catalog == null ? 0 : 1);
-    if (given != 1) {
-      throw new IllegalArgumentException("give replica URLs, --metalink FILE or --catalog FILE NAME (exactly one)");
-    }
+    boolean fromCatalog = source.fromCatalog(urls);
     Request.Builder rb;
     try {
-      if (!urls.isEmpty()) {
+      if (!fromCatalog) {
         List<Replica> reps = new ArrayList<>();
         int i = 0;
         for (String u : urls) {
@@ -167,7 +159,7 @@ final class RankCommand implements Runnable {
         }
         rb = Request.builder(reps);
       } else {
-        CatalogInput in = CatalogInput.read(metalink, name, catalog);
+        CatalogInput in = source.read();
         catalogProviders = in.providers();
         rb = Request.builder(in.file());
       }
