@@ -7,7 +7,8 @@ import java.util.regex.Pattern;
 /**
  * An expected whole-file digest, as given by {@code --checksum algo:hex} or a Metalink file.
  *
- * @param algorithm one of {@code sha-256}, {@code sha-1}, {@code md5}, {@code adler32}
+ * @param algorithm one of {@code sha-256}, {@code sha-512}, {@code sha-1}, {@code md5}, {@code
+ *     adler32}
  * @param hex the expected value in lower-case hexadecimal
  */
 public record Checksum(String algorithm, String hex) {
@@ -52,6 +53,9 @@ public record Checksum(String algorithm, String hex) {
       case "sha-256":
       case "sha256":
         return "sha-256";
+      case "sha-512":
+      case "sha512":
+        return "sha-512";
       case "sha-1":
       case "sha1":
         return "sha-1";
@@ -62,12 +66,15 @@ public record Checksum(String algorithm, String hex) {
         return "adler32";
       default:
         throw new IllegalArgumentException(
-            "unknown checksum algorithm '" + algorithm + "' (use sha256, sha1, md5 or adler32)");
+            "unknown checksum algorithm '" + algorithm + "' (use sha256, sha512, sha1, md5 or adler32)");
     }
   }
 
-  private static int hexLength(String algorithm) {
+  /** The length in hex digits of a digest by a normalised algorithm. */
+  static int hexLength(String algorithm) {
     switch (algorithm) {
+      case "sha-512":
+        return 128;
       case "sha-256":
         return 64;
       case "sha-1":

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * fetched again and the replicas that wrote it are penalised.
  *
  * @param algorithm {@code sha-256}, {@code sha-1}, {@code sha-512}, {@code md5} or {@code
- *     adler32} (spellings as accepted by {@link Checksum#normalise}, plus {@code sha512})
+ *     adler32} (spellings as accepted by {@link Checksum#normalise})
  * @param length piece length in bytes, positive
  * @param hex one lower-case hexadecimal digest per piece, in file order
  */
@@ -31,7 +31,7 @@ public record PieceHashes(String algorithm, long length, List<String> hex) {
     if (length <= 0) {
       throw new IllegalArgumentException("piece length must be positive: " + length);
     }
-    int want = hexLength(algorithm);
+    int want = Checksum.hexLength(algorithm);
     List<String> h = new ArrayList<>();
     for (String s : Objects.requireNonNull(hex, "hex")) {
       String v = Objects.requireNonNull(s, "piece digest").trim().toLowerCase(Locale.ROOT);
@@ -65,31 +65,12 @@ public record PieceHashes(String algorithm, long length, List<String> hex) {
   }
 
   private static String normalise(String algorithm) {
-    String a = algorithm.toLowerCase(Locale.ROOT).replace("_", "-");
-    if (a.equals("sha-512") || a.equals("sha512")) {
-      return "sha-512";
-    }
     try {
       return Checksum.normalise(algorithm);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "unknown piece hash algorithm '" + algorithm
               + "' (use sha-256, sha-1, sha-512, md5 or adler32)");
-    }
-  }
-
-  private static int hexLength(String algorithm) {
-    switch (algorithm) {
-      case "sha-512":
-        return 128;
-      case "sha-256":
-        return 64;
-      case "sha-1":
-        return 40;
-      case "md5":
-        return 32;
-      default:
-        return 8;
     }
   }
 }

@@ -29,7 +29,7 @@ class ValuesTest {
   void checksum_badInput_namesTheProblem() {
     assertEquals("checksum must look like algo:hex (sha256, sha1, md5 or adler32): 'abc'",
         message(() -> Checksum.parse("abc")));
-    assertEquals("unknown checksum algorithm 'crc' (use sha256, sha1, md5 or adler32)",
+    assertEquals("unknown checksum algorithm 'crc' (use sha256, sha512, sha1, md5 or adler32)",
         message(() -> Checksum.parse("crc:00")));
     assertEquals("md5 checksum must be 32 hexadecimal digits: 'xyz'",
         message(() -> Checksum.parse("md5:xyz")));

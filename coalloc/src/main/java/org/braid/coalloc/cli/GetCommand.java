@@ -80,7 +80,7 @@ public final class GetCommand implements Callable<Integer> {
   int connections;
 
   @Option(names = "--checksum", paramLabel = "ALGO:HEX",
-      description = "Expected whole-file digest (sha256, sha1, md5, adler32); repeatable.")
+      description = "Expected whole-file digest (sha256, sha512, sha1, md5, adler32); repeatable.")
   List<String> checksums = new ArrayList<>();
 
   @Option(names = "--rate", paramLabel = "URL=RATE",

@@ -33,13 +33,17 @@ class GetFromCatalogTest {
   }
 
   private Path metalink(String hash, String... urls) throws Exception {
+    return metalinkTyped("sha-256", hash, urls);
+  }
+
+  private Path metalinkTyped(String type, String hash, String... urls) throws Exception {
     StringBuilder x =
         new StringBuilder(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 + "<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\">\n"
                 + "  <file name=\"data.bin\">\n"
                 + "    <size>" + Files.size(data) + "</size>\n"
-                + "    <hash type=\"sha-256\">" + hash + "</hash>\n");
+                + "    <hash type=\"" + type + "\">" + hash + "</hash>\n");
     int p = 1;
     for (String u : urls) {
       x.append("    <url priority=\"").append(p++).append("\">").append(u).append("</url>\n");
@@ -166,6 +170,29 @@ class GetFromCatalogTest {
       assertTrue(r.err().startsWith("braid: "), r.err());
       assertTrue(r.err().toLowerCase(java.util.Locale.ROOT).contains("sha-256"), r.err());
       assertFalse(Files.exists(out));
+    }
+  }
+
+  @Test
+  void metalink_sha512_isVerified() throws Exception {
+    data(400_000);
+    String sha512 =
+        HexFormat.of().formatHex(MessageDigest.getInstance("SHA-512").digest(Files.readAllBytes(data)));
+    try (Mirror a = Mirror.builder(data).start()) {
+      Path good = dir.resolve("good.bin");
+      GetCommandTest.Run r =
+          GetCommandTest.run("get", "--metalink", metalinkTyped("sha-512", sha512, a.uri().toString()).toString(),
+              "-o", good.toString(), "--no-journal", "--discovery-timeout", "0");
+      assertEquals(0, r.code(), r.err());
+      assertEquals("", r.err());
+      assertArrayEquals(Files.readAllBytes(data), Files.readAllBytes(good));
+      Path bad = dir.resolve("bad.bin");
+      r = GetCommandTest.run("get", "--metalink",
+          metalinkTyped("sha-512", "1".repeat(128), a.uri().toString()).toString(),
+          "-o", bad.toString(), "--no-journal", "--discovery-timeout", "0");
+      assertEquals(1, r.code(), r.out());
+      assertTrue(r.err().contains("sha-512"), r.err());
+      assertFalse(Files.exists(bad));
     }
   }
 
