@@ -1,6 +1,8 @@
 package org.braid.coalloc;
 
-/** Minimal JSON string escaping for the journal and reports. */
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+
+/** JSON literals for the journal and reports (string escaping is Jackson's). */
 final class Json {
   private Json() {}
 
@@ -8,34 +10,7 @@ final class Json {
     if (s == null) {
       return "null";
     }
-    StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"':
-          sb.append("\\\"");
-          break;
-        case '\\':
-          sb.append("\\\\");
-          break;
-        case '\n':
-          sb.append("\\n");
-          break;
-        case '\r':
-          sb.append("\\r");
-          break;
-        case '\t':
-          sb.append("\\t");
-          break;
-        default:
-          if (c < 0x20) {
-            sb.append(String.format("\\u%04x", (int) c));
-          } else {
-            sb.append(c);
-          }
-      }
-    }
-    return sb.append('"').toString();
+    return '"' + new String(JsonStringEncoder.getInstance().quoteAsString(s)) + '"';
   }
 
   /** A finite number, or null for NaN and infinities. */
