@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
     description = {
       "Forecast transfer bandwidth from history and evaluate the predictors.",
       "",
-      "Scores are paper 003's: normalized percent error with 95% confidence limits."
+      "Scores are paper 003's: normalized percent error with 95%% confidence limits."
     },
     subcommands = {PredictEvaluateCommand.class, PredictForecastCommand.class})
 final class PredictCommand implements Runnable {

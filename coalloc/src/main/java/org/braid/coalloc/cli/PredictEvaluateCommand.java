@@ -26,7 +26,7 @@ import picocli.CommandLine.Model.CommandSpec;
     description = {
       "Replay each series in time order and score every predictor: each sample after the",
       "training set is predicted from the samples before it only. Prints, per series, the",
-      "normalized percent error and its 95% confidence limit for the predictors of paper 003's",
+      "normalized percent error and its 95%% confidence limit for the predictors of paper 003's",
       "Figure 4, the Network Weather Service rule (NWS) and Braid's default, without and with",
       "size classes.",
       "",

@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
     description = {
       "Forecast the bandwidth of the next transfer of the given size for each series, with the",
       "paper's accuracy triplet: predicted value, average past normalized percent error, and",
-      "the 95% confidence interval of that error. Too little history is said explicitly."
+      "the 95%% confidence interval of that error. Too little history is said explicitly."
     })
 final class PredictForecastCommand implements Callable<Integer> {
 

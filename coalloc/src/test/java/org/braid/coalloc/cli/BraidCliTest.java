@@ -19,6 +19,29 @@ class BraidCliTest {
   }
 
   @Test
+  void everySubcommandsHelp_rendersWithoutPicocliWarnings() throws Exception {
+    // picocli reports a bad description (e.g. an unescaped '%') on System.err while rendering
+    java.io.PrintStream saved = System.err;
+    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    java.util.List<String> rendered = new java.util.ArrayList<>();
+    try {
+      System.setErr(new java.io.PrintStream(captured, true, "UTF-8"));
+      java.util.ArrayDeque<picocli.CommandLine> todo = new java.util.ArrayDeque<>();
+      todo.add(BraidCli.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter())));
+      while (!todo.isEmpty()) {
+        picocli.CommandLine c = todo.poll();
+        rendered.add(c.getCommandSpec().qualifiedName());
+        c.getUsageMessage();
+        todo.addAll(c.getSubcommands().values());
+      }
+    } finally {
+      System.setErr(saved);
+    }
+    assertTrue(rendered.size() > 10, rendered.toString());
+    assertEquals("", captured.toString("UTF-8"));
+  }
+
+  @Test
   void unknownOption_printsOneLineReasonAndExitsTwo() {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
