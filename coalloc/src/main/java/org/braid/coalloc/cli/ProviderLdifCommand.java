@@ -1,7 +1,6 @@
 package org.braid.coalloc.cli;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.List;
@@ -9,7 +8,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.braid.infoprovider.Provider;
 import org.braid.infoprovider.ProviderConfig;
-import org.braid.infoprovider.logs.LogFiles;
 import org.braid.infoprovider.logs.LogFormat;
 import org.braid.infoprovider.logs.ParseReport;
 import org.braid.infoprovider.publish.Ldif;
@@ -64,15 +62,8 @@ final class ProviderLdifCommand implements Callable<Integer> {
       if (format == null || logs.isEmpty()) {
         throw new IllegalArgumentException("give --config FILE, or --format FORMAT and LOG files");
       }
-      LogFormat f = LogFormat.parse(format);
-      StatsAccumulator acc = new StatsAccumulator();
       ParseReport report = new ParseReport();
-      for (Path log : logs) {
-        if (!Files.isRegularFile(log)) {
-          throw new IllegalArgumentException("log file not found: " + log);
-        }
-        LogFiles.read(log, f, acc::add, report);
-      }
+      StatsAccumulator acc = ProviderStatsCommand.readLogs(LogFormat.parse(format), logs, report);
       String host = hostname != null ? hostname : localHostName();
       snap = new Snapshot(java.time.Instant.now(), host, url == null ? "" : url,
           acc.result(ForecastInputs.univariate(java.time.Instant.now())),

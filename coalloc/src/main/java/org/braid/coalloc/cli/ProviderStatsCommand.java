@@ -51,15 +51,8 @@ final class ProviderStatsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    LogFormat f = LogFormat.parse(format);
-    StatsAccumulator acc = new StatsAccumulator();
     ParseReport report = new ParseReport();
-    for (Path log : logs) {
-      if (!Files.isRegularFile(log)) {
-        throw new IllegalArgumentException("log file not found: " + log);
-      }
-      LogFiles.read(log, f, acc::add, report);
-    }
+    StatsAccumulator acc = readLogs(LogFormat.parse(format), logs, report);
     List<TransferStats> stats =
         acc.result().stream().filter(s -> s.key().sizeClass() != SizeClass.ALL).toList();
     PrintWriter out = spec.commandLine().getOut();
@@ -118,5 +111,22 @@ final class ProviderStatsCommand implements Callable<Integer> {
           s.maxBandwidth(),
           s.meanBandwidth());
     }
+  }
+
+  /**
+   * Reads whole log files of one format into statistics, counting bad lines in {@code report}.
+   *
+   * @throws IllegalArgumentException if a log file does not exist
+   */
+  static StatsAccumulator readLogs(LogFormat f, List<Path> logs, ParseReport report)
+      throws IOException {
+    StatsAccumulator acc = new StatsAccumulator();
+    for (Path log : logs) {
+      if (!Files.isRegularFile(log)) {
+        throw new IllegalArgumentException("log file not found: " + log);
+      }
+      LogFiles.read(log, f, acc::add, report);
+    }
+    return acc;
   }
 }
