@@ -762,6 +762,29 @@ final class BlockScheduler {
     }
   }
 
+  /**
+   * The length of the file's leading stretch that can no longer change: the committed range that
+   * starts at byte 0 (bytes are written before they count as committed, and committed bytes are
+   * never written again), and with piece hashes no further than the verified pieces, since a bad
+   * piece is fetched again.
+   */
+  long stablePrefix() {
+    lock.lock();
+    try {
+      List<long[]> c = committed().list();
+      long end = c.isEmpty() || c.get(0)[0] != 0 ? 0 : c.get(0)[1];
+      if (pieces != null) {
+        int firstUnverified = verified.nextClearBit(0);
+        long verifiedEnd =
+            firstUnverified >= pieces.hex().size() ? size : pieceRange(firstUnverified)[0];
+        end = Math.min(end, verifiedEnd);
+      }
+      return end;
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Bytes committed so far (for progress), and per replica bytes received. */
   long committedBytes() {
     return committed().total();

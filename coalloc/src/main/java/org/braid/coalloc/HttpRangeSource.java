@@ -17,15 +17,18 @@ import javax.net.ssl.SSLContext;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.cookie.CookieSpecFactory;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.ssl.SSLConnectionSocketFactory;
 import org.apache.hc.client5.http.ssl.SSLConnectionSocketFactoryBuilder;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ConnectionClosedException;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.config.RegistryBuilder;
 import org.apache.hc.core5.ssl.SSLContextBuilder;
 import org.apache.hc.core5.ssl.SSLContexts;
 import org.apache.hc.core5.util.Timeout;
@@ -75,6 +78,9 @@ public final class HttpRangeSource implements RangeSource {
         && (options.caBundle() != null || options.clientCertificate() != null)) {
       cmb.setSSLSocketFactory(
           SSLConnectionSocketFactoryBuilder.create().setSslContext(sslContext(options)).build());
+    } else {
+      // the default TLS set-up only if an https connection is really made (a redirect, say)
+      cmb.setSSLSocketFactory(new LazyTls(SSLConnectionSocketFactory::getSocketFactory));
     }
     PoolingHttpClientConnectionManager cm = cmb.build();
     this.client =
@@ -88,6 +94,8 @@ public final class HttpRangeSource implements RangeSource {
             .disableAutomaticRetries()
             .disableContentCompression()
             .disableCookieManagement()
+            // an empty registry: the default one loads and parses the public suffix list (~30 ms)
+            .setDefaultCookieSpecRegistry(RegistryBuilder.<CookieSpecFactory>create().build())
             .setUserAgent(options.userAgent())
             .addRequestInterceptorLast(
                 (request, entity, context) -> {

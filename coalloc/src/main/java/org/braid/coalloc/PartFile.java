@@ -188,46 +188,89 @@ final class PartFile implements Closeable {
    * algorithms (names as in {@link Checksum}).
    */
   Map<String, String> digests(List<String> algorithms) throws IOException {
-    List<MessageDigest> mds = new ArrayList<>();
-    Adler32 adler = null;
-    List<String> mdNames = new ArrayList<>();
-    for (String a : algorithms) {
-      if (a.equals("adler32")) {
-        adler = new Adler32();
-      } else {
-        try {
-          mds.add(MessageDigest.getInstance(a.toUpperCase(java.util.Locale.ROOT)));
-          mdNames.add(a);
-        } catch (NoSuchAlgorithmException e) {
-          throw new IllegalStateException(a, e);
+    PrefixDigests d = prefixDigests(algorithms);
+    d.advance(size);
+    return d.finish();
+  }
+
+  /** Digests of the file that are fed in order as its leading bytes become final. */
+  PrefixDigests prefixDigests(List<String> algorithms) {
+    return new PrefixDigests(algorithms);
+  }
+
+  /**
+   * Whole-file digests computed while the download runs: {@link #advance} hashes the bytes from
+   * where it stopped up to a position below which the file no longer changes (read back from
+   * the page cache), so that only the last stretch is left to hash when the download completes.
+   * Not thread-safe; one caller (the download's supervisor) drives it.
+   */
+  final class PrefixDigests {
+    private final List<MessageDigest> mds = new ArrayList<>();
+    private final List<String> mdNames = new ArrayList<>();
+    private final Adler32 adler;
+    private final ByteBuffer buf = ByteBuffer.allocate(1 << 20);
+    private long hashed;
+
+    private PrefixDigests(List<String> algorithms) {
+      Adler32 a = null;
+      for (String name : algorithms) {
+        if (name.equals("adler32")) {
+          a = new Adler32();
+        } else {
+          try {
+            mds.add(MessageDigest.getInstance(name.toUpperCase(java.util.Locale.ROOT)));
+            mdNames.add(name);
+          } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(name, e);
+          }
         }
       }
+      this.adler = a;
     }
-    ByteBuffer buf = ByteBuffer.allocate(1 << 20);
-    long pos = 0;
-    while (pos < size) {
-      buf.clear();
-      int n = ch.read(buf, pos);
-      if (n < 0) {
-        throw new IOException(part + " is shorter than " + size + " bytes");
+
+    /** Bytes hashed so far (the file's first {@code hashed()} bytes). */
+    long hashed() {
+      return hashed;
+    }
+
+    /**
+     * Hashes the file up to {@code upTo} (clamped to the size); the caller guarantees that bytes
+     * below it are final. Does nothing if they are hashed already.
+     */
+    void advance(long upTo) throws IOException {
+      long end = Math.min(upTo, size);
+      while (hashed < end) {
+        buf.clear();
+        buf.limit((int) Math.min(buf.capacity(), end - hashed));
+        int n = ch.read(buf, hashed);
+        if (n < 0) {
+          throw new IOException(part + " is shorter than " + size + " bytes");
+        }
+        buf.flip();
+        for (MessageDigest md : mds) {
+          md.update(buf.duplicate());
+        }
+        if (adler != null) {
+          adler.update(buf.duplicate());
+        }
+        hashed += n;
       }
-      buf.flip();
-      for (MessageDigest md : mds) {
-        md.update(buf.duplicate());
+    }
+
+    /** The hex digests by algorithm name; the whole file must have been hashed. */
+    Map<String, String> finish() {
+      if (hashed != size) {
+        throw new IllegalStateException("hashed " + hashed + " of " + size + " bytes");
+      }
+      Map<String, String> out = new LinkedHashMap<>();
+      for (int i = 0; i < mds.size(); i++) {
+        out.put(mdNames.get(i), HexFormat.of().formatHex(mds.get(i).digest()));
       }
       if (adler != null) {
-        adler.update(buf.duplicate());
+        out.put("adler32", String.format("%08x", adler.getValue()));
       }
-      pos += n;
+      return out;
     }
-    Map<String, String> out = new LinkedHashMap<>();
-    for (int i = 0; i < mds.size(); i++) {
-      out.put(mdNames.get(i), HexFormat.of().formatHex(mds.get(i).digest()));
-    }
-    if (adler != null) {
-      out.put("adler32", String.format("%08x", adler.getValue()));
-    }
-    return out;
   }
 
   /**

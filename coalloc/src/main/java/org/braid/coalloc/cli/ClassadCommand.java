@@ -31,9 +31,6 @@ import picocli.CommandLine.Spec;
     subcommands = {ClassadEvalCommand.class, ClassadMatchCommand.class})
 final class ClassadCommand implements Runnable {
 
-  static final com.fasterxml.jackson.databind.ObjectMapper JSON =
-      new com.fasterxml.jackson.databind.ObjectMapper();
-
   @Spec CommandSpec spec;
 
   @Override

@@ -75,7 +75,7 @@ final class ClassadEvalCommand implements java.util.concurrent.Callable<Integer>
       out.println(value);
       return;
     }
-    ObjectNode o = ClassadCommand.JSON.createObjectNode();
+    ObjectNode o = Mappers.json().createObjectNode();
     o.put("line", line);
     o.put("value", value);
     o.put("type", type);

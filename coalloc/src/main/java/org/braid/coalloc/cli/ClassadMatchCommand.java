@@ -117,7 +117,7 @@ final class ClassadMatchCommand implements Runnable {
   }
 
   private static String json(Matchmaker.Ranking r) {
-    ObjectNode root = ClassadCommand.JSON.createObjectNode();
+    ObjectNode root = Mappers.json().createObjectNode();
     root.put("candidates", r.candidates());
     ArrayNode matches = root.putArray("matches");
     for (Matchmaker.Match m : r.matches()) {
@@ -153,7 +153,7 @@ final class ClassadMatchCommand implements Runnable {
 
   private static com.fasterxml.jackson.databind.JsonNode parse(String json) {
     try {
-      return ClassadCommand.JSON.readTree(json);
+      return Mappers.json().readTree(json);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException(e);
     }

@@ -1,7 +1,5 @@
 package org.braid.coalloc.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -42,9 +40,6 @@ final class PredictCommand implements Runnable {
     apache,
     braid
   }
-
-  static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /** Reads every file into series; SLAC rows that were skipped are reported on standard error. */
   static List<Series> read(Format format, List<Path> files, PrintWriter err) throws IOException {

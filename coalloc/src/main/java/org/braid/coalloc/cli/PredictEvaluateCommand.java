@@ -100,7 +100,7 @@ final class PredictEvaluateCommand implements Callable<Integer> {
       }
     }
     if (json) {
-      out.println(PredictCommand.JSON.writeValueAsString(objects));
+      out.println(Mappers.indented().writeValueAsString(objects));
     }
     return 0;
   }

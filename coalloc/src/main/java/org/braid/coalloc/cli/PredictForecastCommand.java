@@ -129,7 +129,7 @@ final class PredictForecastCommand implements Callable<Integer> {
           seriesName == null ? "no series in the input" : "no series named '" + seriesName + "'");
     }
     if (json) {
-      out.println(PredictCommand.JSON.writeValueAsString(objects));
+      out.println(Mappers.indented().writeValueAsString(objects));
     }
     return 0;
   }

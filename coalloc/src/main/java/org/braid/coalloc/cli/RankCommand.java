@@ -1,7 +1,5 @@
 package org.braid.coalloc.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
@@ -45,7 +43,6 @@ import picocli.CommandLine.Spec;
     })
 final class RankCommand implements Runnable {
 
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   @Spec CommandSpec spec;
 
@@ -200,7 +197,7 @@ final class RankCommand implements Runnable {
   }
 
   private static String json(List<RankedReplica> ranked, Plan plan) {
-    ArrayNode a = JSON.createArrayNode();
+    ArrayNode a = Mappers.indented().createArrayNode();
     for (RankedReplica r : ranked) {
       ObjectNode o = a.addObject();
       o.put("url", r.replica().uri().toString());
@@ -221,9 +218,9 @@ final class RankCommand implements Runnable {
     }
     try {
       if (plan == null) {
-        return JSON.writeValueAsString(a);
+        return Mappers.indented().writeValueAsString(a);
       }
-      ObjectNode root = JSON.createObjectNode();
+      ObjectNode root = Mappers.indented().createObjectNode();
       root.set("ranking", a);
       ObjectNode p = root.putObject("plan");
       p.put("size", plan.size());
@@ -234,7 +231,7 @@ final class RankCommand implements Runnable {
         shares.addObject().put("url", s.replica().uri().toString()).put("predictedRate", s.predictedRate())
             .put("fraction", s.fraction()).put("bytes", s.bytes());
       }
-      return JSON.writeValueAsString(root);
+      return Mappers.indented().writeValueAsString(root);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException(e);
     }

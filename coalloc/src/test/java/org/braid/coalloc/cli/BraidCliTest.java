@@ -49,4 +49,32 @@ class BraidCliTest {
     assertEquals(BraidCli.EXIT_USAGE, code);
     assertEquals("braid: Unknown option: '--bogus'", err.toString().lines().findFirst().get());
   }
+
+  @Test
+  void invoked_namesOnlyARealNonHelpSubcommand() {
+    assertEquals(java.util.Optional.of(GetCommand.class), BraidCli.invoked("get", "--help"));
+    assertEquals(java.util.Optional.of(PredictCommand.class), BraidCli.invoked("predict", "evaluate"));
+    assertEquals(java.util.Optional.empty(), BraidCli.invoked("help", "get"));
+    assertEquals(java.util.Optional.empty(), BraidCli.invoked("--help"));
+    assertEquals(java.util.Optional.empty(), BraidCli.invoked("gett"));
+    assertEquals(java.util.Optional.empty(), BraidCli.invoked());
+  }
+
+  @Test
+  void helpForASubcommand_stillWorksThroughTheHelpSubcommand() {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = BraidCli.execute(new PrintWriter(out), new PrintWriter(err), "help", "get");
+    assertEquals(0, code, err.toString());
+    assertTrue(out.toString().startsWith("Usage: braid get"), out.toString());
+  }
+
+  @Test
+  void misspelledSubcommand_isReportedAgainstTheFullList() {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = BraidCli.execute(new PrintWriter(out), new PrintWriter(err), "gett");
+    assertEquals(BraidCli.EXIT_USAGE, code);
+    assertTrue(err.toString().startsWith("braid: Unmatched argument at index 0: 'gett'"), err.toString());
+  }
 }

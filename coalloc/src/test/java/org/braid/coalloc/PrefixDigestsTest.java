@@ -1,0 +1,84 @@
+package org.braid.coalloc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Whole-file digests fed while the download runs, and the stretch they may be fed from. */
+class PrefixDigestsTest {
+  @TempDir Path dir;
+  final URI a = URI.create("http://a/f");
+
+  @Test
+  void advanceInUnevenSteps_equalsOneReadOfTheWholeFile() throws Exception {
+    int size = 3_000_123;
+    byte[] data = new byte[size];
+    new Random(7).nextBytes(data);
+    try (PartFile p =
+        PartFile.open(dir.resolve("f"), size, Map.of(a, new Validators(size, null, null)), false)) {
+      p.write(ByteBuffer.wrap(data), 0);
+      List<String> algos = List.of("sha-256", "md5", "adler32");
+      PartFile.PrefixDigests d = p.prefixDigests(algos);
+      Random r = new Random(1);
+      long at = 0;
+      while (at < size) {
+        at += r.nextInt(700_000);
+        d.advance(at);
+        d.advance(at / 2); // going back is a no-op
+        assertEquals(Math.min(at, size), d.hashed());
+      }
+      assertEquals(p.digests(algos), d.finish());
+    }
+  }
+
+  @Test
+  void finish_beforeTheWholeFileIsHashed_throws() throws Exception {
+    try (PartFile p =
+        PartFile.open(dir.resolve("f"), 10, Map.of(a, new Validators(10, null, null)), false)) {
+      PartFile.PrefixDigests d = p.prefixDigests(List.of("sha-256"));
+      d.advance(9);
+      assertThrows(IllegalStateException.class, d::finish);
+    }
+  }
+
+  private static BlockScheduler scheduler(long size, RangeSet kept) {
+    List<Replica> replicas = new ArrayList<>();
+    replicas.add(new Replica(0, URI.create("http://m0/f"), 0));
+    return new BlockScheduler(
+        size, replicas, 1, ((BlockPolicy.Spec) Scheme.adaptive()).create(), () -> 0L, kept);
+  }
+
+  @Test
+  void stablePrefix_isTheCommittedRangeFromByteZero() {
+    RangeSet kept = new RangeSet();
+    kept.add(0, 100);
+    kept.add(200, 300);
+    assertEquals(100, scheduler(1000, kept).stablePrefix());
+
+    RangeSet gapAtStart = new RangeSet();
+    gapAtStart.add(1, 500);
+    assertEquals(0, scheduler(1000, gapAtStart).stablePrefix());
+  }
+
+  @Test
+  void stablePrefix_withPieces_stopsAtTheFirstUnverifiedPiece() {
+    RangeSet kept = new RangeSet();
+    kept.add(0, 100); // piece 0 (0-64) whole, piece 1 (64-128) only partly
+    BlockScheduler s = scheduler(256, kept);
+    String zero = String.join("", Collections.nCopies(64, "0"));
+    s.usePieces(new PieceHashes("sha-256", 64, List.of(zero, zero, zero, zero)));
+    assertEquals(64, s.stablePrefix());
+    s.pieceVerified(1); // pieces 0 and 1 verified: now the committed bytes are the limit
+    assertEquals(100, s.stablePrefix());
+  }
+}
