@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
-import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,9 +33,10 @@ final class Engine {
 
   Engine(Download.Builder b) {
     this.b = b;
-    byte[] r = new byte[4];
-    new SecureRandom().nextBytes(r);
-    this.id = java.util.HexFormat.of().formatHex(r);
+    // a label for log lines and journal entries, not a secret (SecureRandom would load the
+    // security providers before the first request)
+    this.id =
+        java.util.HexFormat.of().toHexDigits(java.util.concurrent.ThreadLocalRandom.current().nextInt());
   }
 
   void cancel() {
@@ -70,7 +70,9 @@ final class Engine {
     int n = sources.size();
     Validators[] probed = new Validators[n];
     String[] errors = new String[n];
+    long probeStart = System.nanoTime();
     probeAll(sources, probed, errors);
+    LOG.debug("[{}] probed {} replicas in {} ms", id, n, (System.nanoTime() - probeStart) / 1_000_000);
     long size = majoritySize(probed);
     List<Replica> replicas = new ArrayList<>();
     Map<URI, Validators> validators = new LinkedHashMap<>();
@@ -134,6 +136,7 @@ final class Engine {
         workers.add(t);
         t.start();
       }
+      // set up once the fetches run: the first digest instance loads the security providers
       List<String> algos = new ArrayList<>();
       algos.add("sha-256");
       for (Checksum c : b.checksums) {
@@ -164,6 +167,7 @@ final class Engine {
           break;
         }
       }
+      long joinedNanos = System.nanoTime();
       verifyPieces(s, part);
       part.checkpoint(s.committed());
       drainJournal(s, journal, uris, size, start, journaled);
@@ -176,8 +180,11 @@ final class Engine {
             failure);
       }
       double seconds = Math.max(1e-9, (endNanos - s.startNanos()) / 1e9);
+      long tail = size - hasher.hashed();
+      long hashFrom = System.nanoTime();
       hasher.advance(size);
       Map<String, String> digests = hasher.finish();
+      long hashedNanos = System.nanoTime();
       for (Checksum c : b.checksums) {
         String got = digests.get(c.algorithm());
         if (!got.equals(c.hex())) {
@@ -195,6 +202,15 @@ final class Engine {
       }
       part.commit();
       LOG.info("[{}] {} complete: {} bytes in {} s", id, b.output, size, seconds);
+      LOG.debug(
+          "[{}] after the last byte: workers stopped in {} ms, checkpoint {} ms, last {} bytes"
+              + " hashed in {} ms, flushed and renamed in {} ms",
+          id,
+          (joinedNanos - endNanos) / 1_000_000,
+          (hashFrom - joinedNanos) / 1_000_000,
+          tail,
+          (hashedNanos - hashFrom) / 1_000_000,
+          (System.nanoTime() - hashedNanos) / 1_000_000);
       return report(s, uris, size, resumed, start, seconds, digests);
     }
   }
