@@ -288,7 +288,7 @@ machine | sed 's/^/start /' >"$out/machine.txt"
 for s in $scenarios; do
   case "$s" in
     smoke) scenario smoke "smoke: two equally slow mirrors" "40 40" "" 0 none 5 "curl braid-adaptive" 0 ;;
-    1) scenario 1 "two equally slow mirrors, fast client" "40 40" "" 0 none 50 "$ALL" 0 ;;
+    1) scenario 1 "two equally slow mirrors, fast client" "40 40" "" 0 none 100 "$ALL" 0 ;;
     2a) scenario 2a "fast and slow mirror" "80 20" "" 0 none 50 "$ALL" 0 ;;
     2b) scenario 2b "fast, medium and slow mirror" "80 40 20" "" 0 none 50 "$ALL" 1 ;;
     3) scenario 3 "two mirrors behind one 40 Mbit/s bottleneck" "40 40" "1 2" 40 none 25 "$ALL" 0 ;;
