@@ -144,7 +144,7 @@ final class Engine {
           algos.add(c.algorithm());
         }
       }
-      PartFile.PrefixDigests hasher = part.prefixDigests(algos);
+      PartFile.RunningDigests hasher = part.runningDigests(algos);
       int journaled = supervise(s, part, hasher, journal, uris, size, start, workers);
       long endNanos = System.nanoTime();
       // stop whatever still runs (slower duplicates, stalled reads) without penalising anyone
@@ -218,7 +218,7 @@ final class Engine {
   private int supervise(
       BlockScheduler s,
       PartFile part,
-      PartFile.PrefixDigests hasher,
+      PartFile.RunningDigests hasher,
       Journal journal,
       List<URI> uris,
       long size,

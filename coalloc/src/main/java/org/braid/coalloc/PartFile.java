@@ -188,30 +188,35 @@ final class PartFile implements Closeable {
    * algorithms (names as in {@link Checksum}).
    */
   Map<String, String> digests(List<String> algorithms) throws IOException {
-    PrefixDigests d = prefixDigests(algorithms);
+    RunningDigests d = runningDigests(algorithms);
     d.advance(size);
     return d.finish();
   }
 
   /** Digests of the file that are fed in order as its leading bytes become final. */
-  PrefixDigests prefixDigests(List<String> algorithms) {
-    return new PrefixDigests(algorithms);
+  RunningDigests runningDigests(List<String> algorithms) {
+    return new RunningDigests(algorithms, 0, 1 << 20);
   }
 
   /**
-   * Whole-file digests computed while the download runs: {@link #advance} hashes the bytes from
-   * where it stopped up to a position below which the file no longer changes (read back from
-   * the page cache), so that only the last stretch is left to hash when the download completes.
-   * Not thread-safe; one caller (the download's supervisor) drives it.
+   * Digests fed in file order from a start offset. For the whole file they are computed while
+   * the download runs: {@link #advance} hashes from where it stopped up to a position below
+   * which the file no longer changes (read back from the page cache), so that only the last
+   * stretch is left to hash when the download completes. Not thread-safe; one caller (the
+   * download's supervisor) drives it.
    */
-  final class PrefixDigests {
+  final class RunningDigests {
     private final List<MessageDigest> mds = new ArrayList<>();
     private final List<String> mdNames = new ArrayList<>();
     private final Adler32 adler;
-    private final ByteBuffer buf = ByteBuffer.allocate(1 << 20);
+    private final ByteBuffer buf;
+    private final long from;
     private long hashed;
 
-    private PrefixDigests(List<String> algorithms) {
+    private RunningDigests(List<String> algorithms, long from, int buffer) {
+      this.from = from;
+      this.hashed = from;
+      this.buf = ByteBuffer.allocate(buffer);
       Adler32 a = null;
       for (String name : algorithms) {
         if (name.equals("adler32")) {
@@ -228,7 +233,7 @@ final class PartFile implements Closeable {
       this.adler = a;
     }
 
-    /** Bytes hashed so far (the file's first {@code hashed()} bytes). */
+    /** Where hashing has got to (the bytes from the start offset up to here are hashed). */
     long hashed() {
       return hashed;
     }
@@ -259,9 +264,14 @@ final class PartFile implements Closeable {
 
     /** The hex digests by algorithm name; the whole file must have been hashed. */
     Map<String, String> finish() {
-      if (hashed != size) {
-        throw new IllegalStateException("hashed " + hashed + " of " + size + " bytes");
+      if (from != 0 || hashed != size) {
+        throw new IllegalStateException(
+            "hashed bytes " + from + "-" + hashed + " of a " + size + "-byte file");
       }
+      return values();
+    }
+
+    private Map<String, String> values() {
       Map<String, String> out = new LinkedHashMap<>();
       for (int i = 0; i < mds.size(); i++) {
         out.put(mdNames.get(i), HexFormat.of().formatHex(mds.get(i).digest()));
@@ -278,37 +288,11 @@ final class PartFile implements Closeable {
    * names as in {@link PieceHashes}).
    */
   String digest(String algorithm, long start, long end) throws IOException {
-    MessageDigest md = null;
-    Adler32 adler = null;
-    if (algorithm.equals("adler32")) {
-      adler = new Adler32();
-    } else {
-      try {
-        md = MessageDigest.getInstance(algorithm.toUpperCase(java.util.Locale.ROOT));
-      } catch (NoSuchAlgorithmException e) {
-        throw new IllegalStateException(algorithm, e);
-      }
-    }
-    ByteBuffer buf = ByteBuffer.allocate((int) Math.min(1 << 18, Math.max(1, end - start)));
-    long pos = start;
-    while (pos < end) {
-      buf.clear();
-      buf.limit((int) Math.min(buf.capacity(), end - pos));
-      int n = ch.read(buf, pos);
-      if (n < 0) {
-        throw new IOException(part + " is shorter than " + end + " bytes");
-      }
-      buf.flip();
-      if (md != null) {
-        md.update(buf);
-      } else {
-        adler.update(buf);
-      }
-      pos += n;
-    }
-    return md != null
-        ? HexFormat.of().formatHex(md.digest())
-        : String.format("%08x", adler.getValue());
+    RunningDigests d =
+        new RunningDigests(
+            List.of(algorithm), start, (int) Math.min(1 << 18, Math.max(1, end - start)));
+    d.advance(end);
+    return d.values().get(algorithm);
   }
 
   /** Closes the part file and gives it its final name; deletes the control file. */

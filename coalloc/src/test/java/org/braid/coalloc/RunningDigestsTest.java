@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Whole-file digests fed while the download runs, and the stretch they may be fed from. */
-class PrefixDigestsTest {
+class RunningDigestsTest {
   @TempDir Path dir;
   final URI a = URI.create("http://a/f");
 
@@ -28,7 +28,7 @@ class PrefixDigestsTest {
         PartFile.open(dir.resolve("f"), size, Map.of(a, new Validators(size, null, null)), false)) {
       p.write(ByteBuffer.wrap(data), 0);
       List<String> algos = List.of("sha-256", "md5", "adler32");
-      PartFile.PrefixDigests d = p.prefixDigests(algos);
+      PartFile.RunningDigests d = p.runningDigests(algos);
       Random r = new Random(1);
       long at = 0;
       while (at < size) {
@@ -45,7 +45,7 @@ class PrefixDigestsTest {
   void finish_beforeTheWholeFileIsHashed_throws() throws Exception {
     try (PartFile p =
         PartFile.open(dir.resolve("f"), 10, Map.of(a, new Validators(10, null, null)), false)) {
-      PartFile.PrefixDigests d = p.prefixDigests(List.of("sha-256"));
+      PartFile.RunningDigests d = p.runningDigests(List.of("sha-256"));
       d.advance(9);
       assertThrows(IllegalStateException.class, d::finish);
     }
