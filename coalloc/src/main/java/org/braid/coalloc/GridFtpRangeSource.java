@@ -274,61 +274,35 @@ public final class GridFtpRangeSource implements RangeSource {
   }
 
   /** The data connection of one retrieve: exactly {@code length} bytes, then the 226 reply. */
-  private final class Body implements ReadableByteChannel {
+  private final class Body extends ExactBody {
     private final Session session;
     private final Socket data;
-    private final InputStream in;
-    private final long length;
     private final boolean eret;
-    private long read;
     private boolean open = true;
-    private byte[] buf;
 
     Body(Session session, Socket data, long length, boolean eret) throws IOException {
+      super(
+          GridFtpRangeSource.this.uri,
+          data.getInputStream(),
+          length,
+          options.stallTimeout(),
+          "data",
+          "data connection");
       this.session = session;
       this.data = data;
-      this.in = data.getInputStream();
-      this.length = length;
       this.eret = eret;
     }
 
     @Override
-    public int read(ByteBuffer dst) throws IOException {
-      if (read >= length) {
-        return -1;
-      }
-      int want = (int) Math.min(dst.remaining(), length - read);
-      if (buf == null || buf.length < want) {
-        buf = new byte[Math.max(want, 8192)];
-      }
-      int n;
-      try {
-        n = in.read(buf, 0, want);
-      } catch (SocketTimeoutException e) {
-        throw new SourceException.StalledException(uri, "stalled: no data for "
-            + options.stallTimeout().toSeconds() + " s after " + read + " of " + length + " bytes", e);
-      } catch (IOException e) {
-        throw new SourceException.ConnectionException(uri, "data connection failed after " + read
-            + " of " + length + " bytes: " + HttpRangeSource.describe(e), e);
-      }
-      if (n < 0) {
-        throw new SourceException.BodyLengthException(uri, "data ended after " + read + " of "
-            + length + " bytes", null);
-      }
-      dst.put(buf, 0, n);
-      read += n;
-      if (read == length && eret) {
+    void complete() throws IOException {
+      if (eret) {
         finish();
       }
-      return n;
     }
 
     /** The whole range arrived: the data connection must end and the server report success. */
     private void finish() throws IOException {
-      if (in.read() != -1) {
-        throw new SourceException.BodyLengthException(uri, "server sent more than the "
-            + length + " requested bytes", true);
-      }
+      expectEnd();
       data.close();
       Reply done = session.read();
       if (done.code != 226 && done.code != 250) {

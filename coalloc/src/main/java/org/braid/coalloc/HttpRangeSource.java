@@ -336,64 +336,26 @@ public final class HttpRangeSource implements RangeSource {
   }
 
   /** The body of one range response: exactly {@code length} bytes, or an exception. */
-  private final class Body implements ReadableByteChannel {
+  private final class Body extends ExactBody {
     private final HttpGet get;
     private final ClassicHttpResponse response;
-    private final InputStream in;
-    private final long length;
     private final Thread reader = Thread.currentThread();
-    private long read;
     private volatile boolean open = true;
-    private byte[] buf;
 
     Body(HttpGet get, ClassicHttpResponse response, InputStream in, long length) {
+      super(HttpRangeSource.this.uri, in, length, options.stallTimeout(), "body", "connection");
       this.get = get;
       this.response = response;
-      this.in = in;
-      this.length = length;
     }
 
     @Override
-    public int read(ByteBuffer dst) throws IOException {
-      if (read >= length) {
-        return -1;
-      }
-      int want = (int) Math.min(dst.remaining(), length - read);
-      if (buf == null || buf.length < want) {
-        buf = new byte[Math.max(want, 8192)];
-      }
-      int n;
-      try {
-        n = in.read(buf, 0, want);
-      } catch (SocketTimeoutException e) {
-        throw new SourceException.StalledException(
-            uri,
-            "stalled: no data for "
-                + options.stallTimeout().toSeconds()
-                + " s after "
-                + read
-                + " of "
-                + length
-                + " bytes",
-            e);
-      } catch (ConnectionClosedException e) {
-        throw new SourceException.BodyLengthException(
-            uri, "body ended after " + read + " of " + length + " bytes", e);
-      } catch (IOException e) {
-        throw new SourceException.ConnectionException(
-            uri, "connection failed after " + read + " of " + length + " bytes: " + describe(e), e);
-      }
-      if (n < 0) {
-        throw new SourceException.BodyLengthException(
-            uri, "body ended after " + read + " of " + length + " bytes", null);
-      }
-      dst.put(buf, 0, n);
-      read += n;
-      if (read == length && in.read() != -1) {
-        throw new SourceException.BodyLengthException(
-            uri, "server sent more than the " + length + " requested bytes", true);
-      }
-      return n;
+    SourceException broken(IOException e) {
+      return e instanceof ConnectionClosedException ? ended(e) : super.broken(e);
+    }
+
+    @Override
+    void complete() throws IOException {
+      expectEnd();
     }
 
     @Override
