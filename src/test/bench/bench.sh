@@ -42,7 +42,7 @@ for tool in curl jq java cmp openssl /usr/sbin/nginx; do
   command -v "$tool" >/dev/null || { echo "bench: $tool is not installed" >&2; exit 1; }
 done
 if [ "$smoke" = 0 ]; then
-  for tool in aria2c globus-gridftp-server globus-url-copy; do
+  for tool in aria2c globus-gridftp-server globus-url-copy xrootd xrdcp; do
     command -v "$tool" >/dev/null || { echo "bench: $tool is not installed (run src/test/bench/install)" >&2; exit 1; }
   done
 fi
@@ -190,6 +190,21 @@ run_one() { # contender mb rep position plot(0|1)
       [ "$c" = aria2-tuned ] && opts=(-k 1M -s "${#u[@]}" -x "${#u[@]}")
       timeout "$run_timeout" ip netns exec "$TB_CLIENT" aria2c -q --allow-overwrite=true \
         --auto-file-renaming=false ${opts[@]+"${opts[@]}"} -d "$work/out" -o "f$mb" "${u[@]}" >"$log" 2>&1 || rc=$? ;;
+    xrdcp)
+      # xrdcp's multi-source ("extreme") copy takes its sources from a Metalink file
+      local meta="$work/out/f$mb.meta4" i=0 r
+      {
+        echo '<?xml version="1.0" encoding="UTF-8"?>'
+        echo '<metalink xmlns="urn:ietf:params:xml:ns:metalink"><file name="f'"$mb"'">'
+        echo "<size>$size</size>"
+        for r in "${u[@]}"; do
+          i=$((i + 1))
+          echo "<url priority=\"$i\">$(echo "$r" | sed "s|^http://\([0-9.]*\)/|root://\1:1094/$work/www/|")</url>"
+        done
+        echo '</file></metalink>'
+      } >"$meta"
+      timeout "$run_timeout" ip netns exec "$TB_CLIENT" xrdcp -f -s --sources "${#u[@]}" "$meta" "$o" \
+        >"$log" 2>&1 || rc=$? ;;
     guc)
       timeout "$run_timeout" ip netns exec "$TB_CLIENT" globus-url-copy \
         "ftp://10.231.$(best_mirror).1:2811$work/www/f$mb" "file://$o" >"$log" 2>&1 || rc=$? ;;
@@ -214,7 +229,7 @@ run_one() { # contender mb rep position plot(0|1)
   t1=$(date +%s.%N)
   stop_event
   wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
-  case "$c" in aria2|aria2-tuned|guc) transfer=$wall ;; esac
+  case "$c" in aria2|aria2-tuned|guc|xrdcp) transfer=$wall ;; esac
   if [[ "$c" == braid-* ]] && [ "$rc" = 0 ]; then
     transfer=$(jq -r .seconds "$work/braid.json")
     local fast; fast=$(best_mirror)
@@ -249,7 +264,9 @@ scenario() {
   for mb in $sizes; do make_file "$mb"; done
   local gridftp=0
   [[ " ${cs[*]} " == *" guc "* || " ${cs[*]} " == *" braid-gridftp "* ]] && gridftp=1
-  tb_up "$work/www" "$RATES" "$SHARED" "$UPLINK" "$gridftp"
+  local xrootd=0
+  [[ " ${cs[*]} " == *" xrdcp "* ]] && xrootd=1
+  tb_up "$work/www" "$RATES" "$SHARED" "$UPLINK" "$gridftp" "$xrootd"
   for mb in $sizes; do
     for rep in $(seq "$reps"); do
       # contenders alternate; the starting contender rotates with each repetition
@@ -276,12 +293,13 @@ machine() {
     echo "curl: $(curl --version | head -1 | cut -d' ' -f1-2)"
     command -v aria2c >/dev/null && echo "aria2c: $(aria2c --version | head -1)"
     echo "globus-gridftp-server: $(globus-gridftp-server -version 2>&1 | head -1)"
+    command -v xrdcp >/dev/null && echo "xrdcp: $(xrdcp --version 2>&1 | head -1)"
     echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
   }
 }
 
-ALL="curl aria2 aria2-tuned braid-adaptive braid-single braid-brute braid-history braid-conservative braid-aggressive guc braid-gridftp"
-S4="curl aria2 aria2-tuned braid-adaptive braid-history braid-conservative braid-aggressive braid-gridftp"
+ALL="curl aria2 aria2-tuned xrdcp braid-adaptive braid-single braid-brute braid-history braid-conservative braid-aggressive guc braid-gridftp"
+S4="curl aria2 aria2-tuned xrdcp braid-adaptive braid-history braid-conservative braid-aggressive braid-gridftp"
 S7="braid-adaptive braid-conservative-5 braid-conservative-10 braid-conservative-15 braid-aggressive-5 braid-aggressive-10 braid-aggressive-15"
 
 machine | sed 's/^/start /' >"$out/machine.txt"

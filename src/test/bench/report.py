@@ -24,6 +24,7 @@ BASELINES = [
     ("guc", "globus-url-copy"),
     ("aria2", "aria2c default"),
     ("aria2-tuned", "aria2c tuned"),
+    ("xrdcp", "xrdcp --sources"),
 ]
 
 
@@ -262,15 +263,15 @@ def headline(cells, order, labels):
         "",
         "By transfer time:",
         "",
-        "| scenario | size | % of bound | x curl | x globus-url-copy | x aria2c default | x aria2c tuned |",
-        "|---|---|---|---|---|---|---|",
+        "| scenario | size | % of bound | x curl | x globus-url-copy | x aria2c default | x aria2c tuned | x xrdcp --sources |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     wall = [
         "",
         "By wall-clock time (whole process, every contender):",
         "",
-        "| scenario | size | % of bound | x curl | x globus-url-copy | x aria2c default | x aria2c tuned |",
-        "|---|---|---|---|---|---|---|",
+        "| scenario | size | % of bound | x curl | x globus-url-copy | x aria2c default | x aria2c tuned | x xrdcp --sources |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for k in order:
         if k[2] != "braid-adaptive" or not cells[k].med():

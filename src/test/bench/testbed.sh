@@ -3,7 +3,8 @@
 #
 # Builds, on one Linux machine, N mirror hosts as network namespaces with a veth link each to a
 # client namespace, shapes every mirror's outgoing link with `tc ... tbf` (netem is not available
-# here), runs a real nginx (and optionally a real anonymous globus-gridftp-server) in each
+# here), runs a real nginx (and optionally a real anonymous globus-gridftp-server and a real
+# xrootd server) in each
 # mirror, and can put some mirrors behind a router namespace whose uplink to the client is one
 # shaped link (a shared bottleneck, paper 003 Figure 17). Link rates can be changed during a run
 # by replaying a trace of rates (paper 000, section 3.1: set the capacity with tc, sleep until
@@ -13,7 +14,7 @@
 # only inside those namespaces. Nothing is routed to the root namespace.
 #
 # Usage (as a command; the harness sources this file and calls the tb_* functions instead):
-#   testbed.sh up --www DIR --rates "80 40 20 10" [--shared "1 2" --uplink MBIT] [--gridftp]
+#   testbed.sh up --www DIR --rates "80 40 20 10" [--shared "1 2" --uplink MBIT] [--gridftp] [--xrootd]
 #   testbed.sh rate I MBIT          change mirror I's link rate (I counts from 1)
 #   testbed.sh replay I TRACE       replay a trace ("seconds Mbit/s" per line) on mirror I's link
 #   testbed.sh sent                 bytes sent so far by all mirror links (tc counters)
@@ -22,7 +23,8 @@
 #   testbed.sh down                 remove this testbed (also done by --cleanup)
 #   testbed.sh --cleanup            remove every leftover namespace, interface and process named braidb-*
 #
-# Mirror I serves http://10.231.I.1/<file> (and gsiftp://10.231.I.1:2811/<file> with --gridftp)
+# Mirror I serves http://10.231.I.1/<file> (and gsiftp://10.231.I.1:2811/<file> with --gridftp,
+# root://10.231.I.1:1094/<file> with --xrootd)
 # from DIR; the client is namespace braidb-c.
 
 set -euo pipefail
@@ -66,9 +68,9 @@ tb_netns() {
   ip netns exec "$1" ip link set lo up
 }
 
-# tb_up WWW "rates" "shared mirror indices" uplink-mbit gridftp(0|1)
+# tb_up WWW "rates" "shared mirror indices" uplink-mbit gridftp(0|1) xrootd(0|1)
 tb_up() {
-  local www=$1 rates=$2 shared=${3:-} uplink=${4:-0} gridftp=${5:-0}
+  local www=$1 rates=$2 shared=${3:-} uplink=${4:-0} gridftp=${5:-0} xrootd=${6:-0}
   tb_need_root
   [ -d "$www" ] || tb_die "--www: no such directory: $www"
   if ip netns list | grep -q "^${TB_PREFIX}"; then
@@ -79,6 +81,7 @@ tb_up() {
   echo "$www" >"$TB_STATE/www"
   echo "$rates" >"$TB_STATE/rates"
   echo "$gridftp" >"$TB_STATE/gridftp"
+  echo "$xrootd" >"$TB_STATE/xrootd"
   tb_netns "$TB_CLIENT"
   if [ -n "$shared" ]; then
     [ "$uplink" != 0 ] || tb_die "--shared needs --uplink MBIT"
@@ -169,6 +172,22 @@ tb_start_mirror() { # i
     echo $! >"$g/pid"
     tb_wait_port "$ns" "$(tb_addr $i)" 2811 || tb_die "globus-gridftp-server in $ns did not start: $(cat "$g"/*.log 2>/dev/null)"
   fi
+  if [ "$(cat "$TB_STATE/xrootd" 2>/dev/null || echo 0)" = 1 ]; then
+    local x="$TB_STATE/xrootd$i"
+    mkdir -p "$x"
+    chmod 777 "$x"  # xrootd refuses to run as root: it runs as nobody (-R) and writes here
+    printf 'all.export %s
+xrd.port 1094
+xrd.network nodnr
+all.adminpath %s
+all.pidpath %s
+' \
+      "$(cat "$TB_STATE/www")" "$x" "$x" >"$x/xrootd.cfg"
+    ip netns exec "$ns" xrootd -R nobody -c "$x/xrootd.cfg" -l "$x/xrootd.log" -n "m$i" \
+      >"$x/stdout.log" 2>&1 &
+    echo $! >"$x/pid"
+    tb_wait_port "$ns" "$(tb_addr $i)" 1094 || tb_die "xrootd in $ns did not start: $(cat "$x"/*.log 2>/dev/null)"
+  fi
 }
 
 tb_stop_mirror() { # i: the mirror fails: every process in its namespace (nginx master and
@@ -179,7 +198,7 @@ tb_stop_mirror() { # i: the mirror fails: every process in its namespace (nginx 
     [ -z "$(ip netns pids "$ns" 2>/dev/null || true)" ] && break
     sleep 0.05
   done
-  rm -f "$TB_STATE/nginx$1/master.pid" "$TB_STATE/gridftp$1/pid"
+  rm -f "$TB_STATE/nginx$1/master.pid" "$TB_STATE/gridftp$1/pid" "$TB_STATE/xrootd$1/pid"
 }
 
 tb_rate() { tb_tbf "$(tb_ns "$1")" "$(tb_dev "$1")" "$2" change; }
@@ -211,7 +230,7 @@ tb_exec() { ip netns exec "$TB_CLIENT" "$@"; }
 
 tb_down() {
   local f
-  for f in "$TB_STATE"/nginx*/master.pid "$TB_STATE"/gridftp*/pid; do
+  for f in "$TB_STATE"/nginx*/master.pid "$TB_STATE"/gridftp*/pid "$TB_STATE"/xrootd*/pid; do
     [ -f "$f" ] && kill -TERM "$(cat "$f")" 2>/dev/null || true
   done
   tb_cleanup
@@ -244,7 +263,7 @@ tb_main() {
   shift || true
   case "$cmd" in
     up)
-      local www="" rates="" shared="" uplink=0 gridftp=0
+      local www="" rates="" shared="" uplink=0 gridftp=0 xrootd=0
       while [ $# -gt 0 ]; do
         case "$1" in
           --www) www=$2; shift 2 ;;
@@ -252,12 +271,13 @@ tb_main() {
           --shared) shared=$2; shift 2 ;;
           --uplink) uplink=$2; shift 2 ;;
           --gridftp) gridftp=1; shift ;;
+          --xrootd) xrootd=1; shift ;;
           *) tb_die "up: unknown option: $1" ;;
         esac
       done
       [ -n "$www" ] && [ -n "$rates" ] || tb_die "up needs --www DIR and --rates \"MBIT...\""
       trap 'rc=$?; [ $rc = 0 ] || tb_cleanup; exit $rc' EXIT  # a half-built testbed is removed
-      tb_up "$www" "$rates" "$shared" "$uplink" "$gridftp" ;;
+      tb_up "$www" "$rates" "$shared" "$uplink" "$gridftp" "$xrootd" ;;
     rate) tb_need_root; tb_rate "$1" "$2" ;;
     replay) tb_need_root; tb_replay "$1" "$2" ;;
     sent) tb_need_root; tb_sent ;;
