@@ -92,7 +92,7 @@ public final class Broker implements AutoCloseable {
   private Broker(Builder b) {
     this.clock = b.clock;
     this.discovery = new Discovery(b.connectTimeout, b.timeout, b.ttl, b.failureTtl, b.maxResponseBytes, b.clock, b.loads, b.clientPeer);
-    this.history = new ClientHistory(b.journal, b.forecaster);
+    this.history = new ClientHistory(b.journal, b.historyStore, b.forecaster, b.clock);
     this.providers = Map.copyOf(b.providers);
     this.conventional = b.conventional;
     this.providerPort = b.providerPort;
@@ -404,10 +404,11 @@ public final class Broker implements AutoCloseable {
     adCache.clear();
   }
 
-  /** Releases the HTTP client. */
+  /** Releases the HTTP client and closes the history store. */
   @Override
   public void close() {
     discovery.close();
+    history.close();
   }
 
   /** Options for a {@link Broker}. Not thread-safe. */
@@ -422,6 +423,7 @@ public final class Broker implements AutoCloseable {
     private boolean conventional = true;
     private final Map<String, URI> providers = new HashMap<>();
     private Path journal;
+    private Path historyStore;
     private Forecaster forecaster = Forecaster.builder().build();
     private String clientPeer;
     private final Map<String, Declared> bottlenecks = new LinkedHashMap<>();
@@ -545,10 +547,23 @@ public final class Broker implements AutoCloseable {
 
     /**
      * This client's transfer journal (the downloader's), whose flows predict best. Default: none.
-     * A missing or unreadable journal counts as empty.
+     * It is ingested incrementally into the history store ({@link #historyStore}); a missing
+     * journal counts as empty, malformed lines are skipped with a logged reason.
      */
     public Builder journal(Path journal) {
       this.journal = journal;
+      return this;
+    }
+
+    /**
+     * Where the journal's flows are kept: an infoprovider store (SQLite) that remembers how far
+     * the journal was read, so only new lines are parsed, and keeps flows for a year, also after
+     * the journal is rotated. Created when the journal exists. A file that cannot be opened as such
+     * a store disables this client's history with one warning. Default: {@code history.db} in the
+     * journal's directory.
+     */
+    public Builder historyStore(Path file) {
+      this.historyStore = file;
       return this;
     }
 
