@@ -71,6 +71,8 @@ final class ClientHistory implements AutoCloseable {
   private long version;
   private Map<String, List<TransferRecord>> byServer = Map.of();
   private List<TransferRecord> all = List.of();
+  /** Flows the tailer stored for the first time during the current poll. */
+  private final List<TransferRecord> fresh = new ArrayList<>();
 
   /**
    * A history of {@code journal} (null: none) kept in {@code storeFile} (null: {@value
@@ -114,11 +116,6 @@ final class ClientHistory implements AutoCloseable {
     return copy;
   }
 
-  /** The store's file, or null without a journal. */
-  Path storeFile() {
-    return storeFile;
-  }
-
   /** Opens the store once the journal (or an earlier store) exists; false when there is no history. */
   private boolean open() {
     if (journal == null || disabled) {
@@ -152,9 +149,6 @@ final class ClientHistory implements AutoCloseable {
       return false;
     }
   }
-
-  /** Flows the tailer stored for the first time during the current poll. */
-  private final List<TransferRecord> fresh = new ArrayList<>();
 
   private void stored(TransferRecord r) {
     fresh.add(r);

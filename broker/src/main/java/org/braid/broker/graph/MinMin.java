@@ -26,8 +26,9 @@ import java.util.Objects;
  * proportion to their own rates; it completes when it has received its size, and its servers are
  * busy until then. A job's rate is therefore piecewise constant, changing only where a server
  * becomes free or an earlier job's rate changes. A job scheduled earlier is never slowed down by a
- * later one (no re-planning), so the makespan is that of this greedy order, not the optimum. Cost
- * with a capacity: O(J^2 (S + J S) log(J S)).
+ * later one (no re-planning), so the makespan is that of this greedy order, not the optimum. The
+ * link's use has at most J (S + 1) steps, so the cost with a capacity is O(J^3 S (S + log(J S))).
+ * Without a capacity the schedule is exactly the one above (the same arithmetic).
  */
 public final class MinMin {
 
