@@ -20,10 +20,13 @@ import javax.imageio.ImageIO;
 
 /** Renders a {@link DownloadReport}: JSON, a per-block trace, a PNG timeline. */
 public final class Reports {
-  private static final Color[] PALETTE = {
-    new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0xd62728),
-    new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f)
-  };
+  /** Replica colours of the timeline; a holder, so that JSON and text reports never load AWT. */
+  private static final class Palette {
+    static final Color[] COLORS = {
+      new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0xd62728),
+      new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f)
+    };
+  }
 
   private Reports() {}
 
@@ -205,7 +208,7 @@ public final class Reports {
           }
           int x0 = left + (int) (e.startNanos() / 1e9 * scale);
           int x1 = left + (int) Math.max(e.endNanos() / 1e9 * scale, e.startNanos() / 1e9 * scale + 1);
-          Color c = PALETTE[rep % PALETTE.length];
+          Color c = Palette.COLORS[rep % Palette.COLORS.length];
           if (e.written() == 0) {
             c = new Color(c.getRed(), c.getGreen(), c.getBlue(), 70);
           }
