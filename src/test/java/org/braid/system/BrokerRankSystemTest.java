@@ -85,8 +85,10 @@ class BrokerRankSystemTest {
   static URI provider(String name, String log, LogFormat format) throws Exception {
     Path logFile = dir.resolve(name + ".log");
     Files.writeString(logFile, log);
+    // Only the fast server publishes its volume's space (its GridFTP lines name VOLUME=/).
     ProviderConfig c = new ProviderConfig(name + ".example.org", null, dir.resolve(name + ".db"), null, null,
-        new ProviderConfig.Http("127.0.0.1", 0), List.of(new ProviderConfig.Log(logFile, format, null)), null);
+        new ProviderConfig.Http("127.0.0.1", 0), List.of(new ProviderConfig.Log(logFile, format, null)), null,
+        name.equals("fast") ? List.of(new ProviderConfig.Volume("/", dir)) : null);
     Provider p = Provider.fromConfig(c, InstantSource.system());
     providers.add(p);
     p.refresh();
@@ -195,6 +197,48 @@ class BrokerRankSystemTest {
         "--provider", "127.0.0.1:18083=" + slowProvider));
     JsonNode m = new ObjectMapper().readTree(o[0]);
     assertEquals(List.of(FAST, MID, SLOW), List.of(m.get(0).get("url").asText(), m.get(1).get("url").asText(), m.get(2).get("url").asText()));
+  }
+
+  @Test
+  void braidRank_requirementOnAvailableSpace_keepsOnlyTheServerThatPublishesEnough() throws Exception {
+    JsonNode j = new ObjectMapper().readTree(run(0, args("--json", "--requirements", "other.AvailableSpace > FileSize",
+        SLOW, MID, FAST))[0]);
+    assertEquals(FAST, j.get(0).get("url").asText());
+    assertTrue(j.get(0).get("matched").asBoolean(), j.toString());
+    for (int i = 1; i < 3; i++) {
+      assertFalse(j.get(i).get("matched").asBoolean());
+      assertEquals("request clause other.AvailableSpace > FileSize is undefined (FileSize = 20000000, other.AvailableSpace = undefined)",
+          j.get(i).get("reason").asText());
+    }
+    // More than the file system holds: nobody qualifies.
+    long tooMuch = Files.getFileStore(dir).getTotalSpace() + 1;
+    JsonNode none = new ObjectMapper().readTree(run(0, args("--json", "--requirements", "other.AvailableSpace > " + tooMuch, FAST))[0]);
+    assertFalse(none.get(0).get("matched").asBoolean());
+    assertTrue(none.get(0).get("reason").asText().startsWith("request clause other.AvailableSpace > " + tooMuch + " is false"),
+        none.toString());
+  }
+
+  @Test
+  void braidRank_journal_historyKeptInAStoreBesideIt_outranksTheProviders() throws Exception {
+    // This client saw the slow server deliver 30 MB/s (say, over a private link): its own history wins.
+    Path journal = dir.resolve("client/journal.jsonl");
+    Files.createDirectories(journal.getParent());
+    StringBuilder sb = new StringBuilder();
+    Instant t = Instant.now().minus(Duration.ofHours(2));
+    for (int i = 0; i < 20; i++) {
+      Instant s = t.plusSeconds(i * 60L);
+      sb.append(new org.braid.infoprovider.logs.JournalFlow("d" + i, SLOW, "127.0.0.1:18083", "me", "/data/run42.h5", 0,
+          30_000_000, 30_000_000, s, s.plusSeconds(1), 1, "http", "ok").toJsonLine()).append('\n');
+    }
+    Files.writeString(journal, sb);
+    List<String> a = new ArrayList<>(args("--json", SLOW, MID, FAST));
+    a.set(a.indexOf("--no-journal"), "--journal=" + journal);
+    JsonNode j = new ObjectMapper().readTree(run(0, a)[0]);
+    assertEquals(SLOW, j.get(0).get("url").asText(), j.toString());
+    assertEquals("history", j.get(0).get("source").asText(), j.toString());
+    assertTrue(Files.isRegularFile(dir.resolve("client/history.db")));
+    // Again: the flows come from the store; the answer is the same.
+    assertEquals(SLOW, new ObjectMapper().readTree(run(0, a)[0]).get(0).get("url").asText());
   }
 
   @Test

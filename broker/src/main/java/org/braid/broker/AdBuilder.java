@@ -11,7 +11,9 @@ import org.braid.predictors.Forecast;
 
 /**
  * Builds the storage ad of one replica (paper 003, section 2.3) from what its provider published,
- * this client's history, and the replica itself.
+ * this client's history, and the replica itself. Every attribute of the provider's chosen ad is
+ * carried over (its bandwidth statistics and forecasts, {@code volume}, and the volume's {@code
+ * AvailableSpace} and {@code TotalSpace} in bytes), except those the broker sets itself.
  */
 final class AdBuilder {
 
@@ -24,13 +26,22 @@ final class AdBuilder {
 
   private AdBuilder() {}
 
-  /** The chosen provider ad: the client's own peer if published, else the best-sampled one. */
+  /** The volume space attributes a provider publishes per volume (bytes). */
+  static final List<String> SPACE = List.of("AvailableSpace", "TotalSpace");
+
+  /**
+   * The chosen provider ad: the client's own peer if published, else the best-sampled one; with
+   * the volume's {@link #SPACE} attributes taken from another ad of the same volume when the
+   * chosen one lacks them (a provider publishes them in every ad of a volume, and in an ad of
+   * its own for a volume without transfers).
+   */
   static Map<String, Object> pick(List<Map<String, Object>> ads, String clientPeer) {
     Map<String, Object> best = null;
     long bestCount = -1;
     for (Map<String, Object> ad : ads) {
       if (clientPeer != null && clientPeer.equals(ad.get("peer"))) {
-        return ad;
+        best = ad;
+        break;
       }
       long n = ad.get("RDTransfers") instanceof Long ? (Long) ad.get("RDTransfers") : 0;
       if (n > bestCount) {
@@ -38,7 +49,25 @@ final class AdBuilder {
         bestCount = n;
       }
     }
-    return best;
+    return best == null ? null : withSpace(best, ads);
+  }
+
+  private static Map<String, Object> withSpace(Map<String, Object> ad, List<Map<String, Object>> ads) {
+    if (ad.containsKey(SPACE.get(0)) || ad.get("volume") == null) {
+      return ad;
+    }
+    for (Map<String, Object> other : ads) {
+      if (ad.get("volume").equals(other.get("volume")) && other.get(SPACE.get(0)) instanceof Long) {
+        Map<String, Object> out = new java.util.LinkedHashMap<>(ad);
+        for (String k : SPACE) {
+          if (other.get(k) instanceof Long) {
+            out.put(k, other.get(k));
+          }
+        }
+        return out;
+      }
+    }
+    return ad;
   }
 
   /** The provider's forecast for the size class, else its overall one, else its average; or null. */

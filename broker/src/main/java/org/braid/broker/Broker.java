@@ -57,6 +57,8 @@ public final class Broker implements AutoCloseable {
   private static final AtomicLong IDS = new AtomicLong();
   /** The client's vertex in the platform graph (a space cannot occur in a host name). */
   static final String CLIENT = " client";
+  /** The client's access link's vertex, when its capacity is set. */
+  static final String ACCESS = " access";
 
   private final Discovery discovery;
   private final ClientHistory history;
@@ -69,6 +71,7 @@ public final class Broker implements AutoCloseable {
   private final boolean learnBottlenecks;
   private final double fraction;
   private final int maxSources;
+  private final double clientCapacity;
 
   private record Declared(double capacity, Set<String> hosts) {}
 
@@ -92,7 +95,7 @@ public final class Broker implements AutoCloseable {
   private Broker(Builder b) {
     this.clock = b.clock;
     this.discovery = new Discovery(b.connectTimeout, b.timeout, b.ttl, b.failureTtl, b.maxResponseBytes, b.clock, b.loads, b.clientPeer);
-    this.history = new ClientHistory(b.journal, b.forecaster);
+    this.history = new ClientHistory(b.journal, b.historyStore, b.forecaster, b.clock);
     this.providers = Map.copyOf(b.providers);
     this.conventional = b.conventional;
     this.providerPort = b.providerPort;
@@ -101,6 +104,7 @@ public final class Broker implements AutoCloseable {
     this.learnBottlenecks = b.learnBottlenecks;
     this.fraction = b.fraction;
     this.maxSources = b.maxSources;
+    this.clientCapacity = b.clientCapacity;
   }
 
   /** A builder with the defaults stated on each option. */
@@ -243,7 +247,9 @@ public final class Broker implements AutoCloseable {
   /**
    * Plans a co-allocated download: ranks the replicas ({@link #select}), puts the matched ones
    * with a forecast on a platform graph (one link per server to this client, weighted by its
-   * forecast, through the declared and learned shared bottlenecks), computes the max-flow bound,
+   * forecast, through the declared and learned shared bottlenecks and, with a {@link
+   * Builder#clientCapacity client capacity}, through the client's access link), computes the
+   * max-flow bound,
    * and chooses the fewest replicas that reach the co-allocation fraction of it (default 95%),
    * at most {@code maxSources}. Without any forecast, the first {@code maxSources} matched
    * replicas get equal shares.
@@ -307,10 +313,18 @@ public final class Broker implements AutoCloseable {
     return out;
   }
 
-  /** The platform graph of these servers: one link each to the client, through shared bottlenecks. */
+  /**
+   * The platform graph of these servers: one link each to the client, through shared bottlenecks,
+   * and with a client capacity through the client's access link.
+   */
   PlatformGraph graph(Map<String, RankedReplica> byServer) {
     PlatformGraph.Builder b = PlatformGraph.builder();
-    byServer.forEach((k, r) -> b.link(k, CLIENT, r.predictedBandwidth()));
+    boolean access = Double.isFinite(clientCapacity);
+    String dest = access ? ACCESS : CLIENT;
+    if (access) {
+      b.link(ACCESS, CLIENT, clientCapacity);
+    }
+    byServer.forEach((k, r) -> b.link(k, dest, r.predictedBandwidth()));
     Set<String> grouped = new java.util.HashSet<>();
     for (Map.Entry<String, Declared> d : bottlenecks.entrySet()) {
       List<String> members = new ArrayList<>();
@@ -321,7 +335,7 @@ public final class Broker implements AutoCloseable {
         }
       }
       if (!members.isEmpty()) {
-        b.sharedBottleneck("declared:" + d.getKey(), CLIENT, d.getValue().capacity(), members);
+        b.sharedBottleneck("declared:" + d.getKey(), dest, d.getValue().capacity(), members);
       }
     }
     if (learnBottlenecks) {
@@ -336,7 +350,7 @@ public final class Broker implements AutoCloseable {
         }
         if (members.size() >= 2) {
           grouped.addAll(members);
-          b.sharedBottleneck("learned:" + (n++), CLIENT, grp.capacity(), members);
+          b.sharedBottleneck("learned:" + (n++), dest, grp.capacity(), members);
         }
       }
     }
@@ -359,7 +373,9 @@ public final class Broker implements AutoCloseable {
 
   /**
    * Plans a batch of files (paper 001, Algorithm 4): each file is planned as by {@link #plan},
-   * then Min-Min orders them by expected completion time, a server serving one file at a time.
+   * then Min-Min orders them by expected completion time, a server serving one file at a time and,
+   * with a {@link Builder#clientCapacity client capacity}, all files together within it ({@link
+   * MinMin#schedule(List, double)} states the model).
    *
    * @param requests the files by id, each with a known size
    * @return the files in scheduling order, with per-server start times and shares
@@ -385,7 +401,7 @@ public final class Broker implements AutoCloseable {
       }
       jobs.add(new MinMin.Job(e.getKey(), r.size(), rates));
     }
-    return MinMin.schedule(jobs);
+    return MinMin.schedule(jobs, clientCapacity);
   }
 
   /** Puts a provider answer into the cache (benchmarks and tests). */
@@ -404,10 +420,11 @@ public final class Broker implements AutoCloseable {
     adCache.clear();
   }
 
-  /** Releases the HTTP client. */
+  /** Releases the HTTP client and closes the history store. */
   @Override
   public void close() {
     discovery.close();
+    history.close();
   }
 
   /** Options for a {@link Broker}. Not thread-safe. */
@@ -422,6 +439,7 @@ public final class Broker implements AutoCloseable {
     private boolean conventional = true;
     private final Map<String, URI> providers = new HashMap<>();
     private Path journal;
+    private Path historyStore;
     private Forecaster forecaster = Forecaster.builder().build();
     private String clientPeer;
     private final Map<String, Declared> bottlenecks = new LinkedHashMap<>();
@@ -429,8 +447,25 @@ public final class Broker implements AutoCloseable {
     private double fraction = 0.95;
     private int maxSources = 8;
     private boolean loads = true;
+    private double clientCapacity = Double.POSITIVE_INFINITY;
 
     private Builder() {}
+
+    /**
+     * The capacity of this client's own access link, bytes per second: every transfer ends here,
+     * so a plan's rate is at most this ({@link #plan}: the link from the client's access vertex in
+     * the platform graph) and the files of a batch share it ({@link #planBatch}). Default: none
+     * (unlimited).
+     *
+     * @throws IllegalArgumentException if not positive and finite
+     */
+    public Builder clientCapacity(double bytesPerSecond) {
+      if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond)) {
+        throw new IllegalArgumentException("client capacity must be positive and finite: " + bytesPerSecond);
+      }
+      this.clientCapacity = bytesPerSecond;
+      return this;
+    }
 
     /**
      * Whether to fetch each provider's latest disk utilization ({@code DiskLoad}, percent) and, with
@@ -545,10 +580,23 @@ public final class Broker implements AutoCloseable {
 
     /**
      * This client's transfer journal (the downloader's), whose flows predict best. Default: none.
-     * A missing or unreadable journal counts as empty.
+     * It is ingested incrementally into the history store ({@link #historyStore}); a missing
+     * journal counts as empty, malformed lines are skipped with a logged reason.
      */
     public Builder journal(Path journal) {
       this.journal = journal;
+      return this;
+    }
+
+    /**
+     * Where the journal's flows are kept: an infoprovider store (SQLite) that remembers how far
+     * the journal was read, so only new lines are parsed, and keeps flows for a year, also after
+     * the journal is rotated. Created when the journal exists. A file that cannot be opened as such
+     * a store disables this client's history with one warning. Default: {@code history.db} in the
+     * journal's directory.
+     */
+    public Builder historyStore(Path file) {
+      this.historyStore = file;
       return this;
     }
 

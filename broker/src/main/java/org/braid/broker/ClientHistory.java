@@ -5,8 +5,11 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -14,9 +17,10 @@ import java.util.Locale;
 import java.util.Map;
 import org.braid.broker.catalog.Replica;
 import org.braid.infoprovider.TransferRecord;
-import org.braid.infoprovider.logs.LogFiles;
 import org.braid.infoprovider.logs.LogFormat;
+import org.braid.infoprovider.logs.LogTailer;
 import org.braid.infoprovider.logs.ParseReport;
+import org.braid.infoprovider.store.Store;
 import org.braid.predictors.Forecast;
 import org.braid.predictors.Forecaster;
 import org.braid.predictors.Series;
@@ -24,86 +28,208 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * This client's own transfer history: the downloader's journal, read with the infoprovider's
- * journal parser, grouped by server ({@code host:port}, as the journal writes it). Re-read when the
- * file changes. Thread-safe.
+ * This client's own transfer history: the downloader's journal, ingested into an infoprovider
+ * {@link Store} kept beside it (by default {@value #STORE_NAME} in the journal's directory) and
+ * grouped by server ({@code host:port}, as the journal writes it).
+ *
+ * <p>Ingestion is the provider's: a {@link LogTailer} remembers, in the store, how far it read each
+ * file (known by the hash of its first line), so only lines appended since the last look are
+ * parsed; a rotated journal ({@code journal.jsonl.1}, ...) is read on from where it stopped and the
+ * new live file from its start; a journal rewritten shorter is read again, its lines' keys keeping
+ * each flow stored once. Malformed lines are skipped and logged with their line number and reason.
+ * The store keeps flows for {@link #RETENTION} (also after the journal is rotated away); the
+ * per-server series are the store's flows of this journal, indexed in memory when the store is
+ * opened and extended with each newly stored flow.
+ *
+ * <p>The journal is looked at (one file-status call) on each {@link #view()}; it is read only when
+ * its size, time or identity changed. A store that cannot be opened (not a database, a directory,
+ * no permission) disables the history with one warning; the broker then ranks on the providers'
+ * figures alone. Thread-safe.
  */
-final class ClientHistory {
+final class ClientHistory implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClientHistory.class);
   /** The most recent flows per server used for a forecast. */
   static final int MAX_HISTORY = 200;
+  /** The store's default file name, in the journal's directory. */
+  static final String STORE_NAME = "history.db";
+  /** How long flows stay in the store. */
+  static final Duration RETENTION = Duration.ofDays(365);
 
   private final Path journal;
+  private final Path storeFile;
   private final Forecaster forecaster;
-  private Object stamp;
+  private final InstantSource clock;
+  private final ParseReport report = new ParseReport();
+  private Store store;
+  private LogTailer tailer;
+  private boolean disabled;
+  private boolean pollFailing;
+  /** The live journal's status when it was last read. */
+  private Object polled;
+  /** Bumped whenever flows are added: the version the broker's caches compare. */
+  private long version;
   private Map<String, List<TransferRecord>> byServer = Map.of();
   private List<TransferRecord> all = List.of();
+  /** Flows the tailer stored for the first time during the current poll. */
+  private final List<TransferRecord> fresh = new ArrayList<>();
 
-  ClientHistory(Path journal, Forecaster forecaster) {
-    this.journal = journal;
+  /**
+   * A history of {@code journal} (null: none) kept in {@code storeFile} (null: {@value
+   * #STORE_NAME} beside the journal).
+   */
+  ClientHistory(Path journal, Path storeFile, Forecaster forecaster, InstantSource clock) {
+    this.journal = journal == null ? null : journal.toAbsolutePath().normalize();
+    this.storeFile =
+        this.journal == null ? null : storeFile != null ? storeFile : this.journal.resolveSibling(STORE_NAME);
     this.forecaster = forecaster;
+    this.clock = clock;
   }
 
-  /** The journal's successful reads by server, re-read if the file changed. */
-  synchronized Map<String, List<TransferRecord>> flows() {
-    if (journal == null) {
-      return Map.of();
+  /** The journal as read now: its version stamp (null without history) and flows by server. */
+  record View(Object stamp, Map<String, List<TransferRecord>> byServer) {}
+
+  /** The current view, reading what was appended to the journal since the last look. */
+  synchronized View view() {
+    if (!open()) {
+      return new View(null, Map.of());
+    }
+    Object now = status();
+    if (!now.equals(polled)) {
+      if (poll()) {
+        polled = now;
+      }
+    }
+    return new View(version, byServer);
+  }
+
+  /** Every successful flow of the journal, oldest end first (for learning shared bottlenecks). */
+  synchronized List<TransferRecord> all() {
+    view();
+    return all;
+  }
+
+  /** What ingestion has read since the store was opened: lines, flows, rejections with reasons. */
+  synchronized ParseReport report() {
+    ParseReport copy = new ParseReport();
+    copy.merge(report);
+    return copy;
+  }
+
+  /** Opens the store once the journal (or an earlier store) exists; false when there is no history. */
+  private boolean open() {
+    if (journal == null || disabled) {
+      return false;
+    }
+    if (store != null) {
+      return true;
+    }
+    if (!Files.exists(journal) && !Files.exists(storeFile)) {
+      return false; // nothing to read yet: do not create files in the user's data directory
     }
     try {
-      BasicFileAttributes a = Files.readAttributes(journal, BasicFileAttributes.class);
-      Object s = a.lastModifiedTime() + "/" + a.size();
-      if (s.equals(stamp)) {
-        return byServer;
+      Store s = Store.open(storeFile, clock, RETENTION);
+      try {
+        s.purge();
+        tailer = new LogTailer(journal, LogFormat.BRAID, s, null, this::stored);
+        List<TransferRecord> loaded = new ArrayList<>();
+        s.forEachTransfer(tailer.path().toString(), loaded::add);
+        store = s;
+        index(loaded);
+        LOG.debug("history {}: {} flows of {} in the store", storeFile, all.size(), journal);
+      } catch (IOException | RuntimeException e) {
+        s.close();
+        throw e;
       }
-      List<TransferRecord> records = new ArrayList<>();
-      ParseReport report = new ParseReport();
-      LogFiles.read(journal, LogFormat.BRAID, records::add, report);
-      if (report.rejected() > 0) {
-        LOG.warn("journal {}: {} malformed lines skipped", journal, report.rejected());
-      }
-      Map<String, List<TransferRecord>> m = new HashMap<>();
-      for (TransferRecord r : records) {
-        if (r.succeeded() && r.operation() == TransferRecord.Operation.READ && r.size() > 0) {
-          m.computeIfAbsent(r.server().toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(r);
-        }
-      }
-      m.values().forEach(l -> l.sort(Comparator.comparing(TransferRecord::start)));
-      byServer = m;
-      all = records.stream().filter(TransferRecord::succeeded).toList();
-      stamp = s;
-    } catch (NoSuchFileException e) {
-      byServer = Map.of();
-      all = List.of();
-      stamp = null;
+      return true;
     } catch (IOException | RuntimeException e) {
-      LOG.warn("journal {} not read: {}", journal, e.toString());
-      byServer = Map.of();
-      all = List.of();
-      stamp = null;
+      disabled = true;
+      LOG.warn("history store {} cannot be used ({}); this client's history is ignored (move or delete the file to rebuild it from {})",
+          storeFile, oneLine(e), journal);
+      return false;
     }
-    return byServer;
   }
 
-  /** Every successful flow of the journal (for learning shared bottlenecks). */
-  synchronized List<TransferRecord> all() {
-    flows();
-    return all;
+  private void stored(TransferRecord r) {
+    fresh.add(r);
+  }
+
+  /** Reads what is new in the journal into the store; false if the store failed (retried next time). */
+  private boolean poll() {
+    fresh.clear();
+    ParseReport delta;
+    try {
+      delta = tailer.poll();
+    } catch (IOException | RuntimeException e) {
+      if (!pollFailing) {
+        LOG.warn("history store {}: cannot store new flows of {} ({}); using the flows stored so far",
+            storeFile, journal, oneLine(e));
+      }
+      pollFailing = true;
+      index(fresh);
+      return false;
+    }
+    pollFailing = false;
+    report.merge(delta);
+    if (delta.rejected() > 0) {
+      LOG.warn("journal {}: {} malformed lines skipped {}", journal, delta.rejected(), delta.rejectedByReason());
+      for (ParseReport.Rejection x : delta.examples()) {
+        LOG.warn("journal {}: skipped {}", journal, x);
+      }
+    }
+    index(fresh);
+    return true;
+  }
+
+  /** Adds flows to the index, copying what changes so that views already handed out stay as they were. */
+  private void index(List<TransferRecord> flows) {
+    if (flows.isEmpty()) {
+      return;
+    }
+    Map<String, List<TransferRecord>> m = new HashMap<>(byServer);
+    Map<String, List<TransferRecord>> touched = new HashMap<>();
+    List<TransferRecord> a = new ArrayList<>(all);
+    for (TransferRecord r : flows) {
+      if (!r.succeeded()) {
+        continue;
+      }
+      a.add(r);
+      if (r.operation() == TransferRecord.Operation.READ && r.size() > 0) {
+        String k = r.server().toLowerCase(Locale.ROOT);
+        touched.computeIfAbsent(k, x -> new ArrayList<>(m.getOrDefault(x, List.of()))).add(r);
+      }
+    }
+    touched.forEach((k, l) -> {
+      l.sort(Comparator.comparing(TransferRecord::start));
+      m.put(k, Collections.unmodifiableList(l));
+    });
+    a.sort(Comparator.comparing(TransferRecord::end));
+    byServer = Collections.unmodifiableMap(m);
+    all = Collections.unmodifiableList(a);
+    version++;
+  }
+
+  /** The live journal's size, time and identity (file key), or "missing". */
+  private Object status() {
+    try {
+      BasicFileAttributes a = Files.readAttributes(journal, BasicFileAttributes.class);
+      return a.lastModifiedTime() + "/" + a.size() + "/" + a.fileKey();
+    } catch (NoSuchFileException e) {
+      return "missing";
+    } catch (IOException e) {
+      return "unreadable: " + e;
+    }
+  }
+
+  private static String oneLine(Throwable e) {
+    String m = e.getMessage() == null ? e.toString() : e.getMessage();
+    return m.replace('\n', ' ');
   }
 
   /** The journal's server key of a replica: host:port with the scheme's default port. */
   static String serverKey(Replica r) {
     int port = r.port() < 0 ? 0 : r.port();
     return r.host().toLowerCase(Locale.ROOT) + ":" + port;
-  }
-
-  /** The journal as read now: its version stamp (null without a journal) and flows by server. */
-  record View(Object stamp, Map<String, List<TransferRecord>> byServer) {}
-
-  /** The current view, re-reading the journal if it changed (one file-status call). */
-  synchronized View view() {
-    Map<String, List<TransferRecord>> m = flows();
-    return new View(stamp, m);
   }
 
   /** The forecast from this client's history with the replica's server, or null with none. */
@@ -124,5 +250,19 @@ final class ClientHistory {
   static int count(View v, Replica r) {
     List<TransferRecord> l = v.byServer().get(serverKey(r));
     return l == null ? 0 : l.size();
+  }
+
+  /** Closes the store. */
+  @Override
+  public synchronized void close() {
+    if (store != null) {
+      try {
+        store.close();
+      } catch (IOException e) {
+        LOG.debug("history store {}: {}", storeFile, e.toString());
+      }
+      store = null;
+      disabled = true;
+    }
   }
 }

@@ -23,6 +23,7 @@ import org.braid.infoprovider.publish.HttpLimits;
 import org.braid.infoprovider.publish.ProviderHttpServer;
 import org.braid.infoprovider.publish.SeriesSource;
 import org.braid.infoprovider.publish.Snapshot;
+import org.braid.infoprovider.publish.VolumeSpace;
 import org.braid.infoprovider.stats.ForecastInputs;
 import org.braid.infoprovider.stats.StatsAccumulator;
 import org.braid.infoprovider.store.Point;
@@ -66,6 +67,8 @@ public final class Provider implements AutoCloseable {
   /** Statistics of the stored transfers, kept up to date as transfers are stored (guarded by this). */
   private StatsAccumulator accumulator;
   private ProviderHttpServer http;
+  /** Volumes whose space could not be read at the last try (guarded by this). */
+  private final java.util.Set<String> spaceFailing = new java.util.HashSet<>();
   private QuartzJobs jobs;
 
   private Provider(ProviderConfig config, InstantSource clock, Store store) {
@@ -169,6 +172,12 @@ public final class Provider implements AutoCloseable {
       } catch (IOException | RuntimeException e) {
         LOG.error("statistics: {}", e.toString());
       }
+    } else if (!config.volumes().isEmpty()) {
+      // Space changes without transfers: publish it fresh on every poll.
+      Map<String, VolumeSpace> space = space();
+      if (!space.equals(snapshot.volumes())) {
+        snapshot = snapshot.withVolumes(space);
+      }
     }
     return delta;
   }
@@ -248,7 +257,28 @@ public final class Provider implements AutoCloseable {
     for (LogTailer t : tailers) {
       missing.put(t.path().toString(), t.missing());
     }
-    return new Snapshot(now, config.hostname(), config.url(), acc.result(in), store.rejections(), missing, last);
+    return new Snapshot(
+        now, config.hostname(), config.url(), acc.result(in), store.rejections(), missing, last, space());
+  }
+
+  /**
+   * The space of each configured volume now; a volume whose file store cannot be asked is left
+   * out (warned once until it can be asked again).
+   */
+  private synchronized Map<String, VolumeSpace> space() {
+    Map<String, VolumeSpace> out = new LinkedHashMap<>();
+    for (ProviderConfig.Volume v : config.volumes()) {
+      try {
+        out.put(v.volume(), VolumeSpace.read(v.volume(), v.dataDirectory()));
+        spaceFailing.remove(v.volume());
+      } catch (IOException | RuntimeException e) {
+        if (spaceFailing.add(v.volume())) {
+          LOG.warn("volume {}: cannot read the space of dataDirectory {}: {}; not published",
+              v.volume(), v.dataDirectory(), e.toString());
+        }
+      }
+    }
+    return out;
   }
 
   private static Series toSeries(String name, List<Point> pts) {

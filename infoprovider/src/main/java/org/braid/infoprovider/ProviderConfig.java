@@ -34,6 +34,7 @@ import org.braid.infoprovider.logs.LogFormat;
  * @param http the HTTP server (default 127.0.0.1:8790)
  * @param logs the logs to read, at least one
  * @param probes the probes to run (default none)
+ * @param volumes volumes whose free and total space is published (default none)
  */
 public record ProviderConfig(
     String hostname,
@@ -43,7 +44,8 @@ public record ProviderConfig(
     Duration poll,
     Http http,
     List<Log> logs,
-    Probes probes) {
+    Probes probes,
+    List<Volume> volumes) {
 
   /** Default HTTP port. */
   public static final int DEFAULT_PORT = 8790;
@@ -68,6 +70,52 @@ public record ProviderConfig(
     }
     logs = List.copyOf(logs);
     probes = probes == null ? new Probes(null, null, null) : probes;
+    volumes = volumes == null ? List.of() : List.copyOf(volumes);
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (Volume v : volumes) {
+      if (!seen.add(v.volume())) {
+        throw new IllegalArgumentException("config: volumes: " + v.volume() + " is listed twice");
+      }
+    }
+  }
+
+  /**
+   * A configuration without volumes (the form before {@code volumes} existed).
+   *
+   * @throws IllegalArgumentException naming the bad setting
+   */
+  public ProviderConfig(
+      String hostname, String url, Path database, Duration retention, Duration poll, Http http,
+      List<Log> logs, Probes probes) {
+    this(hostname, url, database, retention, poll, http, logs, probes, null);
+  }
+
+  /**
+   * A volume whose space is published: the usable and total bytes of the file store holding
+   * {@code dataDirectory} are read each time the statistics are published, as {@code
+   * AvailableSpace} and {@code TotalSpace} in the volume's ads.
+   *
+   * @param volume the volume name as the ads show it (a log's {@code volume}, GridFTP's VOLUME)
+   * @param dataDirectory a directory on the volume's file system; must exist
+   */
+  public record Volume(String volume, Path dataDirectory) {
+    /**
+     * Checks the volume is named and its directory exists.
+     *
+     * @throws IllegalArgumentException naming the key and the path
+     */
+    public Volume {
+      if (volume == null || volume.isBlank()) {
+        throw new IllegalArgumentException("config: volumes: a volume needs a name (volume)");
+      }
+      if (dataDirectory == null) {
+        throw new IllegalArgumentException("config: volumes: " + volume + " needs a dataDirectory");
+      }
+      if (!Files.isDirectory(dataDirectory)) {
+        throw new IllegalArgumentException(
+            "config: volumes: " + volume + ": dataDirectory " + dataDirectory + " is not an existing directory");
+      }
+    }
   }
 
   /**

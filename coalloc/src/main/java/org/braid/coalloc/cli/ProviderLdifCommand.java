@@ -70,8 +70,7 @@ final class ProviderLdifCommand implements Callable<Integer> {
           report.rejected() == 0 ? Map.of() : Map.of("logs", report.rejectedByReason()), Map.of(), Map.of());
     }
     if (hostname != null || url != null) {
-      snap = new Snapshot(snap.computedAt(), hostname != null ? hostname : snap.hostname(),
-          url != null ? url : snap.url(), snap.stats(), snap.rejections(), snap.missingLogs(), snap.lastSamples());
+      snap = snap.withHost(hostname != null ? hostname : snap.hostname(), url != null ? url : snap.url());
     }
     spec.commandLine().getOut().print(Ldif.render(snap));
     return 0;

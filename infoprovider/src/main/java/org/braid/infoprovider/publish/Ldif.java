@@ -26,7 +26,9 @@ import org.braid.predictors.Forecast;
  *
  * Attributes: min/max/avg/std/med/lastrdbandwidth, rdtransfers, avgrdbandwidth + size range
  * (tenmbrange, hundredmbrange, fivehundredmbrange, onegbrange), the write side with wr, and when
- * available predrdbandwidth, predrderrorpct, predrdconfidencepct (per range too).
+ * available predrdbandwidth, predrderrorpct, predrdconfidencepct (per range too); for a volume with
+ * a configured data directory availablespace and totalspace in bytes (a volume without transfers
+ * gets an entry of its own, {@code dn: volume=...,hostname=...}).
  */
 public final class Ldif {
 
@@ -35,8 +37,10 @@ public final class Ldif {
   /** Renders a snapshot. */
   public static String render(Snapshot snap) {
     Map<String, StringBuilder> entries = new LinkedHashMap<>();
+    Map<String, String> volumeOf = new LinkedHashMap<>();
     for (TransferStats s : snap.stats()) {
       String id = s.key().volume() + "\u0000" + s.key().peer();
+      volumeOf.put(id, s.key().volume());
       StringBuilder e = entries.computeIfAbsent(id, k -> header(snap, s));
       String op = s.key().operation() == Operation.READ ? "rd" : "wr";
       String range = s.key().sizeClass().ldifSuffix();
@@ -59,11 +63,33 @@ public final class Ldif {
         attr(e, "pred" + op + "confidencepct" + range, String.format(Locale.ROOT, "%.1f", f.ciPct()));
       }
     }
+    for (Map.Entry<String, StringBuilder> e : entries.entrySet()) {
+      space(e.getValue(), snap.volumes().get(volumeOf.get(e.getKey())));
+    }
+    java.util.Set<String> withEntries = new java.util.HashSet<>(volumeOf.values());
+    for (VolumeSpace v : snap.volumes().values()) {
+      if (!withEntries.contains(v.volume())) {
+        StringBuilder e = new StringBuilder();
+        attr(e, "dn", "volume=" + rdn(v.volume()) + "," + hostDn(snap));
+        attr(e, "hostname", snap.hostname());
+        url(e, snap);
+        attr(e, "volume", v.volume());
+        space(e, v);
+        entries.put(v.volume(), e);
+      }
+    }
     StringBuilder out = new StringBuilder();
     for (StringBuilder e : entries.values()) {
       out.append(e).append('\n');
     }
     return out.toString();
+  }
+
+  private static void space(StringBuilder e, VolumeSpace v) {
+    if (v != null) {
+      attr(e, "availablespace", Long.toString(v.available()));
+      attr(e, "totalspace", Long.toString(v.total()));
+    }
   }
 
   /** Bytes per second as decimal kilobytes per second, rounded: "6000K". */
@@ -76,21 +102,31 @@ public final class Ldif {
     StringBuilder dn = new StringBuilder();
     dn.append("cn=").append(rdn(s.key().peer()));
     dn.append(",volume=").append(rdn(s.key().volume()));
-    dn.append(",hostname=").append(rdn(snap.hostname()));
+    dn.append(',').append(hostDn(snap));
+    attr(e, "dn", dn.toString());
+    attr(e, "cn", s.key().peer());
+    attr(e, "hostname", snap.hostname());
+    url(e, snap);
+    attr(e, "volume", s.key().volume());
+    return e;
+  }
+
+  /** {@code hostname=HOST,dc=...,o=grid}: the part of a DN below the volume. */
+  private static String hostDn(Snapshot snap) {
+    StringBuilder dn = new StringBuilder();
+    dn.append("hostname=").append(rdn(snap.hostname()));
     String[] labels = snap.hostname().split("\\.");
     for (int i = 1; i < labels.length; i++) {
       dn.append(",dc=").append(rdn(labels[i]));
     }
-    dn.append(",o=grid");
-    attr(e, "dn", dn.toString());
-    attr(e, "cn", s.key().peer());
-    attr(e, "hostname", snap.hostname());
+    return dn.append(",o=grid").toString();
+  }
+
+  private static void url(StringBuilder e, Snapshot snap) {
     if (!snap.url().isEmpty()) {
       attr(e, snap.url().startsWith("gsiftp:") || snap.url().startsWith("ftp:") ? "gridftpurl" : "url",
           snap.url());
     }
-    attr(e, "volume", s.key().volume());
-    return e;
   }
 
   private static void attr(StringBuilder e, String name, String value) {

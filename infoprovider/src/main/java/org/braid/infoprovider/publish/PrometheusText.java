@@ -62,6 +62,14 @@ public final class PrometheusText {
     for (Map.Entry<String, Boolean> e : snap.missingLogs().entrySet()) {
       line(sb, "braid_provider_log_missing", "log=\"" + esc(e.getKey()) + "\"", e.getValue() ? 1 : 0);
     }
+    header(sb, "braid_provider_volume_available_bytes", "Usable space of each configured volume's file store.");
+    for (VolumeSpace v : snap.volumes().values()) {
+      line(sb, "braid_provider_volume_available_bytes", "volume=\"" + esc(v.volume()) + "\"", v.available());
+    }
+    header(sb, "braid_provider_volume_total_bytes", "Total space of each configured volume's file store.");
+    for (VolumeSpace v : snap.volumes().values()) {
+      line(sb, "braid_provider_volume_total_bytes", "volume=\"" + esc(v.volume()) + "\"", v.total());
+    }
     header(sb, "braid_provider_probe_value", "Latest value of each probe series.");
     for (Map.Entry<String, Point> e : snap.lastSamples().entrySet()) {
       line(sb, "braid_provider_probe_value", "series=\"" + esc(e.getKey()) + "\"", e.getValue().value());
@@ -88,6 +96,10 @@ public final class PrometheusText {
       sb.append(v);
     }
     sb.append('\n');
+  }
+
+  private static void line(StringBuilder sb, String name, String labels, long v) {
+    sb.append(name).append('{').append(labels).append("} ").append(v).append('\n');
   }
 
   static String esc(String s) {

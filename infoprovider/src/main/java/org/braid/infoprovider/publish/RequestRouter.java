@@ -257,6 +257,7 @@ final class RequestRouter implements HttpRequestHandler {
     o.put("hostname", snap.hostname());
     o.put("rejectedLines", snap.rejectedLines());
     o.set("stats", StatsJson.of(out));
+    o.set("volumes", StatsJson.volumes(snap, volume));
     ok(response, json(o), JSON);
   }
 

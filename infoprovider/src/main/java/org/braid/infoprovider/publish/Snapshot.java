@@ -17,6 +17,7 @@ import org.braid.infoprovider.store.Point;
  * @param rejections rejected lines per log and reason
  * @param missingLogs whether each configured log was missing at the last poll
  * @param lastSamples the latest point of each probe series
+ * @param volumes the space of each configured volume, by volume name (sorted)
  */
 public record Snapshot(
     Instant computedAt,
@@ -25,7 +26,8 @@ public record Snapshot(
     List<TransferStats> stats,
     Map<String, Map<String, Long>> rejections,
     Map<String, Boolean> missingLogs,
-    Map<String, Point> lastSamples) {
+    Map<String, Point> lastSamples,
+    Map<String, VolumeSpace> volumes) {
 
   /**
    * Copies the collections.
@@ -40,6 +42,33 @@ public record Snapshot(
     rejections = Map.copyOf(rejections);
     missingLogs = Map.copyOf(missingLogs);
     lastSamples = Map.copyOf(lastSamples);
+    volumes = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(volumes));
+  }
+
+  /**
+   * A snapshot without volume space.
+   *
+   * @throws NullPointerException if any part is null
+   */
+  public Snapshot(
+      Instant computedAt,
+      String hostname,
+      String url,
+      List<TransferStats> stats,
+      Map<String, Map<String, Long>> rejections,
+      Map<String, Boolean> missingLogs,
+      Map<String, Point> lastSamples) {
+    this(computedAt, hostname, url, stats, rejections, missingLogs, lastSamples, Map.of());
+  }
+
+  /** The same snapshot with other volume space figures. */
+  public Snapshot withVolumes(Map<String, VolumeSpace> v) {
+    return new Snapshot(computedAt, hostname, url, stats, rejections, missingLogs, lastSamples, v);
+  }
+
+  /** The same snapshot published under another host name and URL. */
+  public Snapshot withHost(String host, String serverUrl) {
+    return new Snapshot(computedAt, host, serverUrl, stats, rejections, missingLogs, lastSamples, volumes);
   }
 
   /** Total rejected lines over every log and reason. */

@@ -51,6 +51,24 @@ public final class StatsJson {
     return o;
   }
 
+  /**
+   * The space of the configured volumes (all, or the one named by {@code volumeFilter}): an array
+   * of {volume, dataDirectory, availableSpace, totalSpace} (bytes).
+   */
+  public static ArrayNode volumes(Snapshot snap, String volumeFilter) {
+    ArrayNode a = MAPPER.createArrayNode();
+    for (VolumeSpace v : snap.volumes().values()) {
+      if (volumeFilter == null || volumeFilter.equals(v.volume())) {
+        ObjectNode o = a.addObject();
+        o.put("volume", v.volume());
+        o.put("dataDirectory", v.dataDirectory().toString());
+        o.put("availableSpace", v.available());
+        o.put("totalSpace", v.total());
+      }
+    }
+    return a;
+  }
+
   /** An array of statistics objects. */
   public static ArrayNode of(List<TransferStats> stats) {
     ArrayNode a = MAPPER.createArrayNode();

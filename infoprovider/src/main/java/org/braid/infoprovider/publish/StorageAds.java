@@ -20,7 +20,9 @@ import org.braid.predictors.Forecast;
  * {@code ...1G}, the write side with {@code WR} in place of {@code RD}, and when a forecast is
  * available {@code PredRDBandwidth}, {@code PredRDErrorPct}, {@code PredRDConfidencePct} (and per
  * size class, e.g. {@code PredRDBandwidth10M}). Also {@code hostname}, {@code volume}, {@code
- * peer}, {@code url}.
+ * peer}, {@code url}, and for a volume with a configured data directory {@code AvailableSpace} and
+ * {@code TotalSpace} in bytes; such a volume without transfers gets an ad of its own without
+ * {@code peer}.
  */
 public final class StorageAds {
 
@@ -68,7 +70,34 @@ public final class StorageAds {
         ad.put("Pred" + op + "ConfidencePct" + suffix, f.ciPct());
       }
     }
-    return new ArrayList<>(byVolumePeer.values());
+    java.util.Set<String> withAds = new java.util.HashSet<>();
+    for (Map<String, Object> ad : byVolumePeer.values()) {
+      String volume = (String) ad.get("volume");
+      withAds.add(volume);
+      space(ad, snap.volumes().get(volume));
+    }
+    List<Map<String, Object>> out = new ArrayList<>(byVolumePeer.values());
+    for (VolumeSpace v : snap.volumes().values()) {
+      if (!withAds.contains(v.volume())) {
+        Map<String, Object> a = new LinkedHashMap<>();
+        a.put("MyType", "Storage");
+        a.put("hostname", snap.hostname());
+        a.put("volume", v.volume());
+        if (!snap.url().isEmpty()) {
+          a.put("url", snap.url());
+        }
+        space(a, v);
+        out.add(a);
+      }
+    }
+    return out;
+  }
+
+  private static void space(Map<String, Object> ad, VolumeSpace v) {
+    if (v != null) {
+      ad.put("AvailableSpace", v.available());
+      ad.put("TotalSpace", v.total());
+    }
   }
 
   /** ClassAd text: each ad as {@code [ name = value; ... ]}, separated by a blank line. */

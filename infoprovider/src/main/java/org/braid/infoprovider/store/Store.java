@@ -279,13 +279,33 @@ public final class Store implements TailSink, AutoCloseable {
 
   /** Hands every stored transfer within the retention to {@code sink}, oldest end first. */
   public synchronized void forEachTransfer(Consumer<TransferRecord> sink) throws StoreException {
+    transfers(null, sink);
+  }
+
+  /**
+   * Hands every stored transfer read from one log ({@code source}: the log's absolute path, as a
+   * {@link org.braid.infoprovider.logs.LogTailer} names it) within the retention to {@code sink},
+   * oldest end first.
+   *
+   * @throws NullPointerException if an argument is null
+   */
+  public synchronized void forEachTransfer(String source, Consumer<TransferRecord> sink)
+      throws StoreException {
+    transfers(Objects.requireNonNull(source, "source"), Objects.requireNonNull(sink, "sink"));
+  }
+
+  private void transfers(String source, Consumer<TransferRecord> sink) throws StoreException {
     long cutoff = micros(clock.instant().minus(retention));
     try (PreparedStatement ps =
         db.prepareStatement(
             "SELECT server, peer, path, size, start_us, end_us, streams, tcp_buffer, block_size,"
                 + " operation, volume, result, protocol FROM transfers WHERE end_us >= ?"
+                + (source == null ? "" : " AND source = ?")
                 + " ORDER BY end_us, key")) {
       ps.setLong(1, cutoff);
+      if (source != null) {
+        ps.setString(2, source);
+      }
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           sink.accept(
