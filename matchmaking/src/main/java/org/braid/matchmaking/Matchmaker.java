@@ -1,6 +1,7 @@
 package org.braid.matchmaking;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -278,9 +279,12 @@ public final class Matchmaker {
   public record FailedClause(
       MatchClassAd.Side side, String clause, Value value, Map<String, Value> references, String note) {
 
-    /** Copies the references. */
+    /**
+     * Copies the references, keeping their order (the order they appear in the clause; {@code
+     * Map.copyOf} would shuffle it differently in every JVM).
+     */
     public FailedClause {
-      references = Map.copyOf(new LinkedHashMap<>(references));
+      references = Collections.unmodifiableMap(new LinkedHashMap<>(references));
     }
 
     /** One line: "request clause other.x > 5 is false (other.x = 3)". */
