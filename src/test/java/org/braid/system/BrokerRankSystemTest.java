@@ -207,7 +207,7 @@ class BrokerRankSystemTest {
     assertTrue(j.get(0).get("matched").asBoolean(), j.toString());
     for (int i = 1; i < 3; i++) {
       assertFalse(j.get(i).get("matched").asBoolean());
-      assertEquals("request clause other.AvailableSpace > FileSize is undefined (FileSize = 20000000, other.AvailableSpace = undefined)",
+      assertEquals("request clause other.AvailableSpace > FileSize is undefined (other.AvailableSpace = undefined, FileSize = 20000000)",
           j.get(i).get("reason").asText());
     }
     // More than the file system holds: nobody qualifies.
