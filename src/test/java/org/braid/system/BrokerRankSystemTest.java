@@ -186,6 +186,13 @@ class BrokerRankSystemTest {
     assertEquals(2, shares.size());
     assertEquals(20_000_000, shares.get(0).get("bytes").asLong() + shares.get(1).get("bytes").asLong());
     assertTrue(shares.get(0).get("bytes").asLong() > shares.get(1).get("bytes").asLong());
+    assertTrue(j.get("plan").get("bound").asDouble() > 20e6, j.toString());
+    // A 5 MB/s client link caps the plan, whatever the replicas could deliver together.
+    JsonNode capped = new ObjectMapper().readTree(run(0, List.of("rank", "--no-journal", "--no-conventional", "--json", "--plan",
+        "--client-capacity", "5MB/s", "--provider", "127.0.0.1:2811=" + fastProvider, "--catalog", cat.toString(), "run42.h5"))[0]);
+    assertEquals(5e6, capped.get("plan").get("bound").asDouble(), 1.0, capped.toString());
+    assertTrue(capped.get("plan").get("rate").asDouble() <= 5e6 + 1, capped.toString());
+    assertTrue(run(2, List.of("rank", "--client-capacity", "fast", FAST))[1].contains("bad rate 'fast'"));
 
     Path ml = dir.resolve("run42.meta4");
     Files.writeString(ml, "<?xml version=\"1.0\"?>\n<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\">\n"
@@ -263,7 +270,7 @@ class BrokerRankSystemTest {
   void braidRank_help_listsOptions() {
     String out = run(0, List.of("rank", "--help"))[0];
     assertTrue(out.startsWith("Usage: braid rank "), out);
-    for (String o : List.of("--metalink", "--catalog", "--requirements", "--rank", "--size", "--json", "--plan", "--provider", "--timeout")) {
+    for (String o : List.of("--metalink", "--catalog", "--requirements", "--rank", "--size", "--json", "--plan", "--provider", "--timeout", "--client-capacity")) {
       assertTrue(out.contains(o), o);
     }
     assertTrue(run(0, List.of("--help"))[0].contains("rank"));

@@ -90,6 +90,10 @@ final class RankCommand implements Runnable {
   @Option(names = "--plan", description = "Also print the co-allocation plan: the replicas to use at once and each one's share.")
   boolean plan;
 
+  @Option(names = "--client-capacity", paramLabel = "RATE",
+      description = "This client's own access link (e.g. 1Gbit/s, 100MB/s): a plan's rate is at most this. Default: unlimited.")
+  String clientCapacity;
+
   @Option(names = "--json", description = "Print JSON: an array with url, matched, rank, predictedBandwidth, errorPct, ciPct, low, high, source, reason, discovery (with --plan: an object with ranking and plan).")
   boolean json;
 
@@ -105,6 +109,9 @@ final class RankCommand implements Runnable {
             .providerPort(providerPort)
             .conventionalProviders(!noConventional)
             .journal(noJournal ? null : journal != null ? journal : Download.defaultJournal());
+    if (clientCapacity != null) {
+      b.clientCapacity(Units.rate(clientCapacity));
+    }
     for (String p : providers) {
       int eq = p.indexOf('=');
       if (eq <= 0) {
