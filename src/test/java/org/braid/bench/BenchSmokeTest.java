@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runs {@code src/test/bench/bench.sh --smoke}: two mirror namespaces behind 40 Mbit/s tbf links,
- * a 5 MB file fetched with curl from one mirror and with {@code braid get} from both. Needs root
- * and iproute2; under CI=true it fails when it cannot create namespaces, elsewhere it skips.
+ * Runs {@code src/test/bench/bench.sh --smoke}: two mirror namespaces behind 40 Mbit/s tbf links, a
+ * 5 MB file fetched with curl from one mirror and with {@code braid get} from both. Needs root and
+ * iproute2; under CI=true it fails when it cannot create namespaces, elsewhere it skips.
  */
 class BenchSmokeTest {
   private static final Path REPO = Path.of("../..").toAbsolutePath().normalize();
@@ -35,10 +35,11 @@ class BenchSmokeTest {
     requireEnvironment();
     Path out = dir.resolve("results");
     try {
-      Process p = new ProcessBuilder("bash", BENCH.toString(), "--smoke", "--out", out.toString())
-          .redirectErrorStream(true)
-          .redirectOutput(dir.resolve("bench.log").toFile())
-          .start();
+      Process p =
+          new ProcessBuilder("bash", BENCH.toString(), "--smoke", "--out", out.toString())
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("bench.log").toFile())
+              .start();
       p.getOutputStream().close();
       if (!p.waitFor(120, TimeUnit.SECONDS)) {
         p.destroyForcibly();
@@ -47,8 +48,11 @@ class BenchSmokeTest {
       assertEquals(0, p.exitValue(), "bench.sh --smoke exit code; output:\n" + log());
       List<String> lines = Files.readAllLines(out.resolve("results.csv"));
       assertEquals(3, lines.size(), "header and two runs:\n" + String.join("\n", lines));
-      Map<String, String[]> runs = lines.stream().skip(1).map(l -> l.split(",", -1))
-          .collect(Collectors.toMap(f -> f[3], f -> f));
+      Map<String, String[]> runs =
+          lines.stream()
+              .skip(1)
+              .map(l -> l.split(",", -1))
+              .collect(Collectors.toMap(f -> f[3], f -> f));
       for (String contender : List.of("curl", "braid-adaptive")) {
         String[] f = runs.get(contender);
         assertTrue(f != null, "no row for " + contender + ":\n" + String.join("\n", lines));
@@ -57,16 +61,26 @@ class BenchSmokeTest {
         double throughput = Double.parseDouble(f[2]) / Double.parseDouble(f[9]);
         double bound = Double.parseDouble(f[10]);
         // The links are shaped: nothing can beat the payload capacity of the two 40 Mbit/s links.
-        assertTrue(throughput <= bound * 1.05,
-            contender + " ran at " + throughput + " B/s, above the bound " + bound + ": tc not shaping?");
+        assertTrue(
+            throughput <= bound * 1.05,
+            contender
+                + " ran at "
+                + throughput
+                + " B/s, above the bound "
+                + bound
+                + ": tc not shaping?");
       }
       // curl uses one 40 Mbit/s link: at most half the bound.
       String[] curl = runs.get("curl");
-      assertTrue(Double.parseDouble(curl[2]) / Double.parseDouble(curl[9])
-          <= Double.parseDouble(curl[10]) / 2 * 1.05, "curl faster than its one shaped link");
+      assertTrue(
+          Double.parseDouble(curl[2]) / Double.parseDouble(curl[9])
+              <= Double.parseDouble(curl[10]) / 2 * 1.05,
+          "curl faster than its one shaped link");
       assertTrue(leftovers().isEmpty(), "namespaces left behind: " + leftovers());
     } finally {
-      new ProcessBuilder("bash", BENCH.toString(), "--cleanup").inheritIO().start()
+      new ProcessBuilder("bash", BENCH.toString(), "--cleanup")
+          .inheritIO()
+          .start()
           .waitFor(30, TimeUnit.SECONDS);
     }
   }
@@ -112,7 +126,8 @@ class BenchSmokeTest {
     if (tool.startsWith("/")) {
       return Files.isExecutable(Path.of(tool));
     }
-    Process p = new ProcessBuilder("sh", "-c", "command -v " + tool).redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder("sh", "-c", "command -v " + tool).redirectErrorStream(true).start();
     return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
   }
 
@@ -120,7 +135,9 @@ class BenchSmokeTest {
     String name = "braidb-probe" + ProcessHandle.current().pid();
     Process add = new ProcessBuilder("ip", "netns", "add", name).redirectErrorStream(true).start();
     boolean ok = add.waitFor(10, TimeUnit.SECONDS) && add.exitValue() == 0;
-    new ProcessBuilder("ip", "netns", "del", name).redirectErrorStream(true).start()
+    new ProcessBuilder("ip", "netns", "del", name)
+        .redirectErrorStream(true)
+        .start()
         .waitFor(10, TimeUnit.SECONDS);
     return ok;
   }

@@ -119,7 +119,7 @@ class GridFtpDownloadTest {
             .build()
             .run();
     assertArrayEquals(Files.readAllBytes(data), Files.readAllBytes(out));
-    assertTrue(r.replicas().get(0).dropped().contains("SIZE refused: 550"),
-        r.replicas().get(0).dropped());
+    assertTrue(
+        r.replicas().get(0).dropped().contains("SIZE refused: 550"), r.replicas().get(0).dropped());
   }
 }

@@ -35,8 +35,9 @@ final class GridFtpServer implements AutoCloseable {
     if (Files.isExecutable(p)) {
       return p;
     }
-    String msg = "globus-gridftp-server is not installed (Debian: apt-get install"
-        + " globus-gridftp-server-progs, or run .ci/install)";
+    String msg =
+        "globus-gridftp-server is not installed (Debian: apt-get install"
+            + " globus-gridftp-server-progs, or run .ci/install)";
     if ("true".equals(System.getenv("CI"))) {
       fail(msg);
     }
@@ -52,24 +53,45 @@ final class GridFtpServer implements AutoCloseable {
       port = s.getLocalPort();
     }
     Path transfer = logDir.resolve("transfer-" + port + ".log");
-    List<String> cmd = new ArrayList<>(List.of(bin.toString(), "-s", "-aa", "-p",
-        Integer.toString(port), "-control-interface", "127.0.0.1", "-data-interface", "127.0.0.1",
-        "-home-dir", "/", "-d", "error,warn,info", "-l", logDir.resolve("server-" + port + ".log").toString(),
-        "-Z", transfer.toString(), "-disable-usage-stats"));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                bin.toString(),
+                "-s",
+                "-aa",
+                "-p",
+                Integer.toString(port),
+                "-control-interface",
+                "127.0.0.1",
+                "-data-interface",
+                "127.0.0.1",
+                "-home-dir",
+                "/",
+                "-d",
+                "error,warn,info",
+                "-l",
+                logDir.resolve("server-" + port + ".log").toString(),
+                "-Z",
+                transfer.toString(),
+                "-disable-usage-stats"));
     if ("root".equals(System.getProperty("user.name"))) {
       cmd.add("-anonymous-user");
       cmd.add("nobody");
     }
     cmd.addAll(List.of(extra));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(logDir.resolve("stdout-" + port + ".log").toFile()).start();
+    Process p =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(logDir.resolve("stdout-" + port + ".log").toFile())
+            .start();
     GridFtpServer g = new GridFtpServer(p, port, transfer);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!accepts(port)) {
       if (!p.isAlive() || System.nanoTime() > deadline) {
         g.close();
-        fail("globus-gridftp-server did not start: "
-            + Files.readString(logDir.resolve("stdout-" + port + ".log")));
+        fail(
+            "globus-gridftp-server did not start: "
+                + Files.readString(logDir.resolve("stdout-" + port + ".log")));
       }
       Thread.sleep(20);
     }

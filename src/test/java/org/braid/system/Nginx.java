@@ -54,24 +54,47 @@ final class Nginx implements AutoCloseable {
     for (String rate : rates) {
       int port = freePort();
       ports.add(port);
-      servers.append("  server {\n    listen 127.0.0.1:").append(port).append(";\n")
-          .append("    root ").append(root.toAbsolutePath()).append(";\n")
-          .append("    location / { limit_rate ").append(rate).append("; }\n  }\n");
+      servers
+          .append("  server {\n    listen 127.0.0.1:")
+          .append(port)
+          .append(";\n")
+          .append("    root ")
+          .append(root.toAbsolutePath())
+          .append(";\n")
+          .append("    location / { limit_rate ")
+          .append(rate)
+          .append("; }\n  }\n");
     }
     boolean root0 = "root".equals(System.getProperty("user.name"));
     String conf =
         (root0 ? "user root;\n" : "")
             + "worker_processes 1;\n"
-            + "pid " + prefix.resolve("nginx.pid") + ";\n"
-            + "error_log " + prefix.resolve("error.log") + ";\n"
+            + "pid "
+            + prefix.resolve("nginx.pid")
+            + ";\n"
+            + "error_log "
+            + prefix.resolve("error.log")
+            + ";\n"
             + "events { worker_connections 256; }\n"
             + "http {\n"
-            + "  access_log " + prefix.resolve("access.log") + ";\n"
-            + "  client_body_temp_path " + prefix.resolve("tmp/body") + ";\n"
-            + "  proxy_temp_path " + prefix.resolve("tmp/proxy") + ";\n"
-            + "  fastcgi_temp_path " + prefix.resolve("tmp/fastcgi") + ";\n"
-            + "  uwsgi_temp_path " + prefix.resolve("tmp/uwsgi") + ";\n"
-            + "  scgi_temp_path " + prefix.resolve("tmp/scgi") + ";\n"
+            + "  access_log "
+            + prefix.resolve("access.log")
+            + ";\n"
+            + "  client_body_temp_path "
+            + prefix.resolve("tmp/body")
+            + ";\n"
+            + "  proxy_temp_path "
+            + prefix.resolve("tmp/proxy")
+            + ";\n"
+            + "  fastcgi_temp_path "
+            + prefix.resolve("tmp/fastcgi")
+            + ";\n"
+            + "  uwsgi_temp_path "
+            + prefix.resolve("tmp/uwsgi")
+            + ";\n"
+            + "  scgi_temp_path "
+            + prefix.resolve("tmp/scgi")
+            + ";\n"
             + "  sendfile on;\n"
             + servers
             + "}\n";
@@ -79,8 +102,15 @@ final class Nginx implements AutoCloseable {
     Files.writeString(confFile, conf);
     Process p =
         new ProcessBuilder(
-                bin.toString(), "-p", prefix.toString(), "-c", confFile.toString(),
-                "-e", prefix.resolve("error.log").toString(), "-g", "daemon off;")
+                bin.toString(),
+                "-p",
+                prefix.toString(),
+                "-c",
+                confFile.toString(),
+                "-e",
+                prefix.resolve("error.log").toString(),
+                "-g",
+                "daemon off;")
             .redirectErrorStream(true)
             .redirectOutput(prefix.resolve("stdout.log").toFile())
             .start();
@@ -90,9 +120,12 @@ final class Nginx implements AutoCloseable {
       while (!accepts(port)) {
         if (!p.isAlive() || System.nanoTime() > deadline) {
           n.close();
-          fail("nginx did not start: " + Files.readString(prefix.resolve("stdout.log"))
-              + (Files.exists(prefix.resolve("error.log"))
-                  ? Files.readString(prefix.resolve("error.log")) : ""));
+          fail(
+              "nginx did not start: "
+                  + Files.readString(prefix.resolve("stdout.log"))
+                  + (Files.exists(prefix.resolve("error.log"))
+                      ? Files.readString(prefix.resolve("error.log"))
+                      : ""));
         }
         Thread.sleep(20);
       }

@@ -43,8 +43,8 @@ class NginxDownloadTest {
       o.write(b);
     }
     sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
-    nginx = Nginx.start(root, Files.createDirectories(dir.resolve("nginx")),
-        List.of("4m", "2m", "1m"));
+    nginx =
+        Nginx.start(root, Files.createDirectories(dir.resolve("nginx")), List.of("4m", "2m", "1m"));
   }
 
   @AfterAll
@@ -67,10 +67,11 @@ class NginxDownloadTest {
             .sources(mirrors())
             .output(out)
             .scheme(Scheme.parse(scheme, 5))
-            .predictedRates(List.of(
-                new PredictedRate(mirrors().get(0), 4_000_000),
-                new PredictedRate(mirrors().get(1), 2_000_000),
-                new PredictedRate(mirrors().get(2), 1_000_000)))
+            .predictedRates(
+                List.of(
+                    new PredictedRate(mirrors().get(0), 4_000_000),
+                    new PredictedRate(mirrors().get(1), 2_000_000),
+                    new PredictedRate(mirrors().get(2), 1_000_000)))
             .checksums(List.of(new Checksum("sha256", sha)))
             .journal(dir.resolve("journal.jsonl"))
             .build()

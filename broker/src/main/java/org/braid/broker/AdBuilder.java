@@ -30,10 +30,10 @@ final class AdBuilder {
   static final List<String> SPACE = List.of("AvailableSpace", "TotalSpace");
 
   /**
-   * The chosen provider ad: the client's own peer if published, else the best-sampled one; with
-   * the volume's {@link #SPACE} attributes taken from another ad of the same volume when the
-   * chosen one lacks them (a provider publishes them in every ad of a volume, and in an ad of
-   * its own for a volume without transfers).
+   * The chosen provider ad: the client's own peer if published, else the best-sampled one; with the
+   * volume's {@link #SPACE} attributes taken from another ad of the same volume when the chosen one
+   * lacks them (a provider publishes them in every ad of a volume, and in an ad of its own for a
+   * volume without transfers).
    */
   static Map<String, Object> pick(List<Map<String, Object>> ads, String clientPeer) {
     Map<String, Object> best = null;
@@ -52,7 +52,8 @@ final class AdBuilder {
     return best == null ? null : withSpace(best, ads);
   }
 
-  private static Map<String, Object> withSpace(Map<String, Object> ad, List<Map<String, Object>> ads) {
+  private static Map<String, Object> withSpace(
+      Map<String, Object> ad, List<Map<String, Object>> ads) {
     if (ad.containsKey(SPACE.get(0)) || ad.get("volume") == null) {
       return ad;
     }
@@ -70,7 +71,9 @@ final class AdBuilder {
     return ad;
   }
 
-  /** The provider's forecast for the size class, else its overall one, else its average; or null. */
+  /**
+   * The provider's forecast for the size class, else its overall one, else its average; or null.
+   */
   static Forecast providerForecast(Map<String, Object> ad, SizeClass sc) {
     if (ad == null) {
       return null;
@@ -88,7 +91,8 @@ final class AdBuilder {
       Double v = num(ad, "AvgRDBandwidth" + sfx);
       if (v != null && v > 0) {
         int n = (int) Math.min(Integer.MAX_VALUE, orZero(num(ad, "RDTransfers" + sfx)));
-        return new Forecast("AvgRDBandwidth" + sfx, v, 0, 0, n, 0, "AvgRDBandwidth" + sfx, Forecast.Status.OK);
+        return new Forecast(
+            "AvgRDBandwidth" + sfx, v, 0, 0, n, 0, "AvgRDBandwidth" + sfx, Forecast.Status.OK);
       }
     }
     return null;
@@ -104,7 +108,12 @@ final class AdBuilder {
   }
 
   static ClassAd build(
-      Replica r, ProviderAnswer answer, Map<String, Object> provAd, Forecast f, String source, int historyFlows) {
+      Replica r,
+      ProviderAnswer answer,
+      Map<String, Object> provAd,
+      Forecast f,
+      String source,
+      int historyFlows) {
     ClassAd.Builder b = ClassAd.builder();
     b.set("MyType", "Storage");
     b.set("hostname", r.host());
@@ -129,7 +138,9 @@ final class AdBuilder {
         String k = e.getKey();
         if (OWN.contains(k)) {
           if (k.equalsIgnoreCase("hostname") || k.equalsIgnoreCase("url")) {
-            b.set("provider" + Character.toUpperCase(k.charAt(0)) + k.substring(1), e.getValue().toString());
+            b.set(
+                "provider" + Character.toUpperCase(k.charAt(0)) + k.substring(1),
+                e.getValue().toString());
           }
           continue;
         }

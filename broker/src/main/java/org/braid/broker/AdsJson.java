@@ -25,7 +25,11 @@ final class AdsJson {
   private static final JsonFactory JSON =
       JsonFactory.builder()
           .streamReadConstraints(
-              StreamReadConstraints.builder().maxNestingDepth(4).maxNumberLength(40).maxStringLength(4096).build())
+              StreamReadConstraints.builder()
+                  .maxNestingDepth(4)
+                  .maxNumberLength(40)
+                  .maxStringLength(4096)
+                  .build())
           .build();
 
   private AdsJson() {}
@@ -143,7 +147,8 @@ final class AdsJson {
         case VALUE_NULL:
           break;
         default:
-          throw new IOException("ad " + index + ": attribute " + name + " is not a string or number");
+          throw new IOException(
+              "ad " + index + ": attribute " + name + " is not a string or number");
       }
     }
     return ad;

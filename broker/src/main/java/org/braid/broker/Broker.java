@@ -32,9 +32,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The replica broker (paper 003, sections 2 and 4): finds each replica's information provider,
- * fetches its published performance, builds a storage ad per replica with a bandwidth forecast
- * for the request's file size, matches and ranks the ads against the request with the ClassAd
- * {@link Matchmaker}, and plans co-allocated downloads on a platform graph.
+ * fetches its published performance, builds a storage ad per replica with a bandwidth forecast for
+ * the request's file size, matches and ranks the ads against the request with the ClassAd {@link
+ * Matchmaker}, and plans co-allocated downloads on a platform graph.
  *
  * <pre>
  * try (Broker broker = Broker.builder().journal(journalPath).build()) {
@@ -46,8 +46,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Forecasts come, in this order, from this client's own journal (it predicts best), the
  * provider's forecast for the size class, or the provider's average for the size class. A provider
- * that is silent, slow or answers garbage costs at most the timeout and leaves its replica
- * rankable with undefined attributes and a {@link RankedReplica#discovery()} note.
+ * that is silent, slow or answers garbage costs at most the timeout and leaves its replica rankable
+ * with undefined attributes and a {@link RankedReplica#discovery()} note.
  *
  * <p>Thread-safe. Close it to release the HTTP client.
  */
@@ -55,8 +55,10 @@ public final class Broker implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
   private static final AtomicLong IDS = new AtomicLong();
+
   /** The client's vertex in the platform graph (a space cannot occur in a host name). */
   static final String CLIENT = " client";
+
   /** The client's access link's vertex, when its capacity is set. */
   static final String ACCESS = " access";
 
@@ -88,13 +90,28 @@ public final class Broker implements AutoCloseable {
 
   private record AdKey(Replica replica, SizeClass sizeClass) {}
 
-  private record CachedAd(ProviderAnswer answer, Object historyStamp, ClassAd ad, Forecast forecast, String source, String note) {}
+  private record CachedAd(
+      ProviderAnswer answer,
+      Object historyStamp,
+      ClassAd ad,
+      Forecast forecast,
+      String source,
+      String note) {}
 
   private final Map<AdKey, CachedAd> adCache = new java.util.concurrent.ConcurrentHashMap<>();
 
   private Broker(Builder b) {
     this.clock = b.clock;
-    this.discovery = new Discovery(b.connectTimeout, b.timeout, b.ttl, b.failureTtl, b.maxResponseBytes, b.clock, b.loads, b.clientPeer);
+    this.discovery =
+        new Discovery(
+            b.connectTimeout,
+            b.timeout,
+            b.ttl,
+            b.failureTtl,
+            b.maxResponseBytes,
+            b.clock,
+            b.loads,
+            b.clientPeer);
     this.history = new ClientHistory(b.journal, b.historyStore, b.forecaster, b.clock);
     this.providers = Map.copyOf(b.providers);
     this.conventional = b.conventional;
@@ -129,7 +146,8 @@ public final class Broker implements AutoCloseable {
     if (u == null && conventional && r.uri().getHost() != null) {
       u = URI.create("http://" + hostForUri(r.uri().getHost()) + ":" + providerPort + "/v1/ads");
     }
-    if (u != null && (u.getRawPath() == null || u.getRawPath().isEmpty() || u.getRawPath().equals("/"))) {
+    if (u != null
+        && (u.getRawPath() == null || u.getRawPath().isEmpty() || u.getRawPath().equals("/"))) {
       u = u.resolve("/v1/ads");
     }
     return u;
@@ -156,19 +174,29 @@ public final class Broker implements AutoCloseable {
       endpoints.add(u);
     }
     Map<URI, ProviderAnswer> answers =
-        discovery.fetch(endpoints.stream().filter(Objects::nonNull).collect(Collectors.toCollection(LinkedHashSet::new)));
+        discovery.fetch(
+            endpoints.stream()
+                .filter(Objects::nonNull)
+                .collect(Collectors.toCollection(LinkedHashSet::new)));
     List<ProviderAnswer> perReplica = new ArrayList<>();
     for (URI u : endpoints) {
       perReplica.add(u == null ? null : answers.get(u));
     }
     List<RankedReplica> out = rank(request, perReplica);
     long ok = answers.values().stream().filter(ProviderAnswer::ok).count();
-    LOG.debug("select r{}: {} replicas, {} of {} providers answered, {} matched", id, out.size(), ok,
-        answers.size(), out.stream().filter(RankedReplica::matched).count());
+    LOG.debug(
+        "select r{}: {} replicas, {} of {} providers answered, {} matched",
+        id,
+        out.size(),
+        ok,
+        answers.size(),
+        out.stream().filter(RankedReplica::matched).count());
     return out;
   }
 
-  /** Ranks with given provider answers (one per replica, null for none): the part after discovery. */
+  /**
+   * Ranks with given provider answers (one per replica, null for none): the part after discovery.
+   */
   List<RankedReplica> rank(Request request, List<ProviderAnswer> answers) {
     SizeClass sc = SizeClass.of(Math.max(0, request.size()));
     Instant now = clock.instant();
@@ -186,7 +214,10 @@ public final class Broker implements AutoCloseable {
       ProviderAnswer a = answers.get(i);
       AdKey key = new AdKey(r, sc);
       CachedAd c = adCache.get(key);
-      if (c != null && c.answer() == a && Objects.equals(c.historyStamp(), hv.stamp()) && hv.stamp() == null) {
+      if (c != null
+          && c.answer() == a
+          && Objects.equals(c.historyStamp(), hv.stamp())
+          && hv.stamp() == null) {
         // Without history the ad depends only on the provider's (cached) answer and the size.
         ads.add(c.ad());
         forecasts.add(c.forecast());
@@ -231,28 +262,47 @@ public final class Broker implements AutoCloseable {
     for (Matchmaker.Match m : ranking.matches()) {
       int k = m.index();
       double rank = Double.isFinite(m.rank()) ? m.rank() : 0;
-      out.add(new RankedReplica(reps.get(k), true, rank, forecasts.get(k), sources.get(k), ads.get(k), null, notes.get(k)));
+      out.add(
+          new RankedReplica(
+              reps.get(k),
+              true,
+              rank,
+              forecasts.get(k),
+              sources.get(k),
+              ads.get(k),
+              null,
+              notes.get(k)));
     }
     for (Matchmaker.Rejection rj : ranking.rejections()) {
       int k = rj.index();
       String reason =
           rj.reasons().isEmpty()
               ? "requirements not met"
-              : rj.reasons().stream().map(Matchmaker.FailedClause::explain).collect(Collectors.joining("; "));
-      out.add(new RankedReplica(reps.get(k), false, 0, forecasts.get(k), sources.get(k), ads.get(k), reason, notes.get(k)));
+              : rj.reasons().stream()
+                  .map(Matchmaker.FailedClause::explain)
+                  .collect(Collectors.joining("; "));
+      out.add(
+          new RankedReplica(
+              reps.get(k),
+              false,
+              0,
+              forecasts.get(k),
+              sources.get(k),
+              ads.get(k),
+              reason,
+              notes.get(k)));
     }
     return out;
   }
 
   /**
-   * Plans a co-allocated download: ranks the replicas ({@link #select}), puts the matched ones
-   * with a forecast on a platform graph (one link per server to this client, weighted by its
-   * forecast, through the declared and learned shared bottlenecks and, with a {@link
-   * Builder#clientCapacity client capacity}, through the client's access link), computes the
-   * max-flow bound,
-   * and chooses the fewest replicas that reach the co-allocation fraction of it (default 95%),
-   * at most {@code maxSources}. Without any forecast, the first {@code maxSources} matched
-   * replicas get equal shares.
+   * Plans a co-allocated download: ranks the replicas ({@link #select}), puts the matched ones with
+   * a forecast on a platform graph (one link per server to this client, weighted by its forecast,
+   * through the declared and learned shared bottlenecks and, with a {@link Builder#clientCapacity
+   * client capacity}, through the client's access link), computes the max-flow bound, and chooses
+   * the fewest replicas that reach the co-allocation fraction of it (default 95%), at most {@code
+   * maxSources}. Without any forecast, the first {@code maxSources} matched replicas get equal
+   * shares.
    *
    * @throws NullPointerException if the request is null
    */
@@ -330,7 +380,8 @@ public final class Broker implements AutoCloseable {
       List<String> members = new ArrayList<>();
       for (Map.Entry<String, RankedReplica> e : byServer.entrySet()) {
         String host = e.getValue().replica().host().toLowerCase(Locale.ROOT);
-        if ((d.getValue().hosts().contains(e.getKey()) || d.getValue().hosts().contains(host)) && grouped.add(e.getKey())) {
+        if ((d.getValue().hosts().contains(e.getKey()) || d.getValue().hosts().contains(host))
+            && grouped.add(e.getKey())) {
           members.add(e.getKey());
         }
       }
@@ -357,7 +408,9 @@ public final class Broker implements AutoCloseable {
     return b.build();
   }
 
-  /** Shared bottlenecks learned from the journal's most recent flows, recomputed when it changes. */
+  /**
+   * Shared bottlenecks learned from the journal's most recent flows, recomputed when it changes.
+   */
   private synchronized List<SharedBottlenecks.Group> learned() {
     ClientHistory.View v = history.view();
     if (v.stamp() == null) {
@@ -365,16 +418,18 @@ public final class Broker implements AutoCloseable {
     }
     if (!v.stamp().equals(learnedStamp)) {
       List<org.braid.infoprovider.TransferRecord> all = history.all();
-      learnedGroups = SharedBottlenecks.learn(all.subList(Math.max(0, all.size() - MAX_LEARN_FLOWS), all.size()), 0.1);
+      learnedGroups =
+          SharedBottlenecks.learn(
+              all.subList(Math.max(0, all.size() - MAX_LEARN_FLOWS), all.size()), 0.1);
       learnedStamp = v.stamp();
     }
     return learnedGroups;
   }
 
   /**
-   * Plans a batch of files (paper 001, Algorithm 4): each file is planned as by {@link #plan},
-   * then Min-Min orders them by expected completion time, a server serving one file at a time and,
-   * with a {@link Builder#clientCapacity client capacity}, all files together within it ({@link
+   * Plans a batch of files (paper 001, Algorithm 4): each file is planned as by {@link #plan}, then
+   * Min-Min orders them by expected completion time, a server serving one file at a time and, with
+   * a {@link Builder#clientCapacity client capacity}, all files together within it ({@link
    * MinMin#schedule(List, double)} states the model).
    *
    * @param requests the files by id, each with a known size
@@ -387,7 +442,8 @@ public final class Broker implements AutoCloseable {
     for (Map.Entry<String, Request> e : requests.entrySet()) {
       Request r = e.getValue();
       if (r.size() <= 0) {
-        throw new IllegalArgumentException("batch file " + e.getKey() + ": size must be known and positive: " + r.size());
+        throw new IllegalArgumentException(
+            "batch file " + e.getKey() + ": size must be known and positive: " + r.size());
       }
       Plan p = plan(r);
       Map<String, Double> rates = new HashMap<>();
@@ -397,7 +453,8 @@ public final class Broker implements AutoCloseable {
         }
       }
       if (rates.isEmpty()) {
-        throw new IllegalArgumentException("batch file " + e.getKey() + ": no matched replica has a forecast");
+        throw new IllegalArgumentException(
+            "batch file " + e.getKey() + ": no matched replica has a forecast");
       }
       jobs.add(new MinMin.Job(e.getKey(), r.size(), rates));
     }
@@ -452,25 +509,26 @@ public final class Broker implements AutoCloseable {
     private Builder() {}
 
     /**
-     * The capacity of this client's own access link, bytes per second: every transfer ends here,
-     * so a plan's rate is at most this ({@link #plan}: the link from the client's access vertex in
-     * the platform graph) and the files of a batch share it ({@link #planBatch}). Default: none
+     * The capacity of this client's own access link, bytes per second: every transfer ends here, so
+     * a plan's rate is at most this ({@link #plan}: the link from the client's access vertex in the
+     * platform graph) and the files of a batch share it ({@link #planBatch}). Default: none
      * (unlimited).
      *
      * @throws IllegalArgumentException if not positive and finite
      */
     public Builder clientCapacity(double bytesPerSecond) {
       if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond)) {
-        throw new IllegalArgumentException("client capacity must be positive and finite: " + bytesPerSecond);
+        throw new IllegalArgumentException(
+            "client capacity must be positive and finite: " + bytesPerSecond);
       }
       this.clientCapacity = bytesPerSecond;
       return this;
     }
 
     /**
-     * Whether to fetch each provider's latest disk utilization ({@code DiskLoad}, percent) and, with
-     * {@link #clientPeer}, its network probe towards this client ({@code NetworkBandwidth}) from
-     * {@code /v1/series}, within the same timeout. Default: true.
+     * Whether to fetch each provider's latest disk utilization ({@code DiskLoad}, percent) and,
+     * with {@link #clientPeer}, its network probe towards this client ({@code NetworkBandwidth})
+     * from {@code /v1/series}, within the same timeout. Default: true.
      */
     public Builder loads(boolean on) {
       this.loads = on;
@@ -557,16 +615,18 @@ public final class Broker implements AutoCloseable {
     }
 
     /**
-     * The provider of a host ({@code host} or {@code host:port} of the replica URL; a URL without
-     * a path gets {@code /v1/ads}).
+     * The provider of a host ({@code host} or {@code host:port} of the replica URL; a URL without a
+     * path gets {@code /v1/ads}).
      *
      * @throws IllegalArgumentException if the URL is not http or https with a host
      */
     public Builder provider(String host, URI url) {
       Objects.requireNonNull(host, "host");
       Objects.requireNonNull(url, "url");
-      if (!("http".equalsIgnoreCase(url.getScheme()) || "https".equalsIgnoreCase(url.getScheme())) || url.getHost() == null) {
-        throw new IllegalArgumentException("provider URL of " + host + " must be http(s)://HOST[:PORT]: " + url);
+      if (!("http".equalsIgnoreCase(url.getScheme()) || "https".equalsIgnoreCase(url.getScheme()))
+          || url.getHost() == null) {
+        throw new IllegalArgumentException(
+            "provider URL of " + host + " must be http(s)://HOST[:PORT]: " + url);
       }
       providers.put(host.toLowerCase(Locale.ROOT), url);
       return this;
@@ -589,10 +649,10 @@ public final class Broker implements AutoCloseable {
     }
 
     /**
-     * Where the journal's flows are kept: an infoprovider store (SQLite) that remembers how far
-     * the journal was read, so only new lines are parsed, and keeps flows for a year, also after
-     * the journal is rotated. Created when the journal exists. A file that cannot be opened as such
-     * a store disables this client's history with one warning. Default: {@code history.db} in the
+     * Where the journal's flows are kept: an infoprovider store (SQLite) that remembers how far the
+     * journal was read, so only new lines are parsed, and keeps flows for a year, also after the
+     * journal is rotated. Created when the journal exists. A file that cannot be opened as such a
+     * store disables this client's history with one warning. Default: {@code history.db} in the
      * journal's directory.
      */
     public Builder historyStore(Path file) {
@@ -619,12 +679,14 @@ public final class Broker implements AutoCloseable {
      * Declares a shared bottleneck: transfers from these hosts ({@code host} or {@code host:port})
      * to this client together reach at most {@code capacity} bytes per second.
      *
-     * @throws IllegalArgumentException if the capacity is not positive and finite or there is no host
+     * @throws IllegalArgumentException if the capacity is not positive and finite or there is no
+     *     host
      */
     public Builder sharedBottleneck(String name, double capacity, Collection<String> hosts) {
       Objects.requireNonNull(name, "name");
       if (!(capacity > 0) || Double.isInfinite(capacity)) {
-        throw new IllegalArgumentException("bottleneck " + name + " capacity must be positive: " + capacity);
+        throw new IllegalArgumentException(
+            "bottleneck " + name + " capacity must be positive: " + capacity);
       }
       if (hosts.isEmpty()) {
         throw new IllegalArgumentException("bottleneck " + name + " has no host");

@@ -49,10 +49,13 @@ import org.slf4j.LoggerFactory;
 final class ClientHistory implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClientHistory.class);
+
   /** The most recent flows per server used for a forecast. */
   static final int MAX_HISTORY = 200;
+
   /** The store's default file name, in the journal's directory. */
   static final String STORE_NAME = "history.db";
+
   /** How long flows stay in the store. */
   static final Duration RETENTION = Duration.ofDays(365);
 
@@ -65,23 +68,29 @@ final class ClientHistory implements AutoCloseable {
   private LogTailer tailer;
   private boolean disabled;
   private boolean pollFailing;
+
   /** The live journal's status when it was last read. */
   private Object polled;
+
   /** Bumped whenever flows are added: the version the broker's caches compare. */
   private long version;
+
   private Map<String, List<TransferRecord>> byServer = Map.of();
   private List<TransferRecord> all = List.of();
+
   /** Flows the tailer stored for the first time during the current poll. */
   private final List<TransferRecord> fresh = new ArrayList<>();
 
   /**
-   * A history of {@code journal} (null: none) kept in {@code storeFile} (null: {@value
-   * #STORE_NAME} beside the journal).
+   * A history of {@code journal} (null: none) kept in {@code storeFile} (null: {@value #STORE_NAME}
+   * beside the journal).
    */
   ClientHistory(Path journal, Path storeFile, Forecaster forecaster, InstantSource clock) {
     this.journal = journal == null ? null : journal.toAbsolutePath().normalize();
     this.storeFile =
-        this.journal == null ? null : storeFile != null ? storeFile : this.journal.resolveSibling(STORE_NAME);
+        this.journal == null
+            ? null
+            : storeFile != null ? storeFile : this.journal.resolveSibling(STORE_NAME);
     this.forecaster = forecaster;
     this.clock = clock;
   }
@@ -116,7 +125,9 @@ final class ClientHistory implements AutoCloseable {
     return copy;
   }
 
-  /** Opens the store once the journal (or an earlier store) exists; false when there is no history. */
+  /**
+   * Opens the store once the journal (or an earlier store) exists; false when there is no history.
+   */
   private boolean open() {
     if (journal == null || disabled) {
       return false;
@@ -144,8 +155,11 @@ final class ClientHistory implements AutoCloseable {
       return true;
     } catch (IOException | RuntimeException e) {
       disabled = true;
-      LOG.warn("history store {} cannot be used ({}); this client's history is ignored (move or delete the file to rebuild it from {})",
-          storeFile, oneLine(e), journal);
+      LOG.warn(
+          "history store {} cannot be used ({}); this client's history is ignored (move or delete the file to rebuild it from {})",
+          storeFile,
+          oneLine(e),
+          journal);
       return false;
     }
   }
@@ -154,7 +168,9 @@ final class ClientHistory implements AutoCloseable {
     fresh.add(r);
   }
 
-  /** Reads what is new in the journal into the store; false if the store failed (retried next time). */
+  /**
+   * Reads what is new in the journal into the store; false if the store failed (retried next time).
+   */
   private boolean poll() {
     fresh.clear();
     ParseReport delta;
@@ -162,8 +178,11 @@ final class ClientHistory implements AutoCloseable {
       delta = tailer.poll();
     } catch (IOException | RuntimeException e) {
       if (!pollFailing) {
-        LOG.warn("history store {}: cannot store new flows of {} ({}); using the flows stored so far",
-            storeFile, journal, oneLine(e));
+        LOG.warn(
+            "history store {}: cannot store new flows of {} ({}); using the flows stored so far",
+            storeFile,
+            journal,
+            oneLine(e));
       }
       pollFailing = true;
       index(fresh);
@@ -172,7 +191,11 @@ final class ClientHistory implements AutoCloseable {
     pollFailing = false;
     report.merge(delta);
     if (delta.rejected() > 0) {
-      LOG.warn("journal {}: {} malformed lines skipped {}", journal, delta.rejected(), delta.rejectedByReason());
+      LOG.warn(
+          "journal {}: {} malformed lines skipped {}",
+          journal,
+          delta.rejected(),
+          delta.rejectedByReason());
       for (ParseReport.Rejection x : delta.examples()) {
         LOG.warn("journal {}: skipped {}", journal, x);
       }
@@ -181,7 +204,10 @@ final class ClientHistory implements AutoCloseable {
     return true;
   }
 
-  /** Adds flows to the index, copying what changes so that views already handed out stay as they were. */
+  /**
+   * Adds flows to the index, copying what changes so that views already handed out stay as they
+   * were.
+   */
   private void index(List<TransferRecord> flows) {
     if (flows.isEmpty()) {
       return;
@@ -199,10 +225,11 @@ final class ClientHistory implements AutoCloseable {
         touched.computeIfAbsent(k, x -> new ArrayList<>(m.getOrDefault(x, List.of()))).add(r);
       }
     }
-    touched.forEach((k, l) -> {
-      l.sort(Comparator.comparing(TransferRecord::start));
-      m.put(k, Collections.unmodifiableList(l));
-    });
+    touched.forEach(
+        (k, l) -> {
+          l.sort(Comparator.comparing(TransferRecord::start));
+          m.put(k, Collections.unmodifiableList(l));
+        });
     a.sort(Comparator.comparing(TransferRecord::end));
     byServer = Collections.unmodifiableMap(m);
     all = Collections.unmodifiableList(a);

@@ -39,9 +39,9 @@ import org.slf4j.LoggerFactory;
  * Queries information providers concurrently (HttpClient 5 async) and caches their answers.
  *
  * <p>All queries of one {@link #fetch} call share one deadline: the timeout. A provider that has
- * not answered by then is cancelled and reported with a reason; it costs no more than the
- * timeout. Successful answers are cached for the TTL, failures for the failure TTL (so a dead
- * provider is not waited on again at every request). Thread-safe.
+ * not answered by then is cancelled and reported with a reason; it costs no more than the timeout.
+ * Successful answers are cached for the TTL, failures for the failure TTL (so a dead provider is
+ * not waited on again at every request). Thread-safe.
  */
 final class Discovery implements AutoCloseable {
 
@@ -58,8 +58,14 @@ final class Discovery implements AutoCloseable {
   private final String clientPeer;
 
   Discovery(
-      Duration connectTimeout, Duration timeout, Duration ttl, Duration failureTtl, long maxBytes,
-      InstantSource clock, boolean loads, String clientPeer) {
+      Duration connectTimeout,
+      Duration timeout,
+      Duration ttl,
+      Duration failureTtl,
+      long maxBytes,
+      InstantSource clock,
+      boolean loads,
+      String clientPeer) {
     this.loads = loads;
     this.clientPeer = clientPeer;
     this.timeout = timeout;
@@ -67,19 +73,25 @@ final class Discovery implements AutoCloseable {
     this.failureTtl = failureTtl;
     this.maxBytes = maxBytes;
     this.clock = clock;
-    Timeout connect = Timeout.ofMilliseconds(Math.min(connectTimeout.toMillis(), timeout.toMillis()));
+    Timeout connect =
+        Timeout.ofMilliseconds(Math.min(connectTimeout.toMillis(), timeout.toMillis()));
     Timeout read = Timeout.ofMilliseconds(timeout.toMillis());
     this.client =
         HttpAsyncClients.custom()
             .setConnectionManager(
                 PoolingAsyncClientConnectionManagerBuilder.create()
                     .setDefaultConnectionConfig(
-                        ConnectionConfig.custom().setConnectTimeout(connect).setSocketTimeout(read).build())
+                        ConnectionConfig.custom()
+                            .setConnectTimeout(connect)
+                            .setSocketTimeout(read)
+                            .build())
                     .setMaxConnTotal(512)
                     .setMaxConnPerRoute(4)
                     .build())
-            .setIOReactorConfig(IOReactorConfig.custom().setIoThreadCount(2).setSoTimeout(read).build())
-            .setDefaultRequestConfig(RequestConfig.custom().setResponseTimeout(read).setRedirectsEnabled(false).build())
+            .setIOReactorConfig(
+                IOReactorConfig.custom().setIoThreadCount(2).setSoTimeout(read).build())
+            .setDefaultRequestConfig(
+                RequestConfig.custom().setResponseTimeout(read).setRedirectsEnabled(false).build())
             .disableAutomaticRetries()
             .disableCookieManagement()
             .disableAuthCaching()
@@ -92,7 +104,8 @@ final class Discovery implements AutoCloseable {
   Map<URI, ProviderAnswer> fetch(Collection<URI> endpoints) {
     Map<URI, ProviderAnswer> out = new LinkedHashMap<>();
     Map<URI, CompletableFuture<ProviderAnswer>> pending = new LinkedHashMap<>();
-    List<CompletableFuture<Body>> inflight = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<CompletableFuture<Body>> inflight =
+        java.util.Collections.synchronizedList(new ArrayList<>());
     Map<URI, CompletableFuture<ProviderAnswer>> adsOnly = new ConcurrentHashMap<>();
     Instant now = clock.instant();
     long t0 = System.nanoTime();
@@ -114,7 +127,10 @@ final class Discovery implements AutoCloseable {
       } catch (TimeoutException ex) {
         // The ads may have arrived with only the probe values outstanding: keep the ads.
         CompletableFuture<ProviderAnswer> ads = adsOnly.get(e);
-        ProviderAnswer got = ads != null && ads.isDone() && !ads.isCompletedExceptionally() ? ads.getNow(null) : null;
+        ProviderAnswer got =
+            ads != null && ads.isDone() && !ads.isCompletedExceptionally()
+                ? ads.getNow(null)
+                : null;
         a = got != null ? got : failure(e, "no answer within " + timeout.toMillis() + " ms", t0);
       } catch (ExecutionException ex) {
         a = failure(e, reason(ex.getCause()), t0);
@@ -137,9 +153,14 @@ final class Discovery implements AutoCloseable {
     return out;
   }
 
-  /** One provider: its ads, then (best effort, within the same deadline) its latest probe values. */
+  /**
+   * One provider: its ads, then (best effort, within the same deadline) its latest probe values.
+   */
   private CompletableFuture<ProviderAnswer> query(
-      URI e, long t0, List<CompletableFuture<Body>> inflight, Map<URI, CompletableFuture<ProviderAnswer>> adsOnly) {
+      URI e,
+      long t0,
+      List<CompletableFuture<Body>> inflight,
+      Map<URI, CompletableFuture<ProviderAnswer>> adsOnly) {
     CompletableFuture<ProviderAnswer> ads = get(e, inflight).thenApply(b -> answer(e, b, t0));
     adsOnly.put(e, ads);
     if (!loads || !e.getRawPath().endsWith("/v1/ads")) {
@@ -148,41 +169,52 @@ final class Discovery implements AutoCloseable {
     return ads.thenCompose(a -> a.ok() ? loads(a, inflight) : CompletableFuture.completedFuture(a));
   }
 
-  private CompletableFuture<ProviderAnswer> loads(ProviderAnswer a, List<CompletableFuture<Body>> inflight) {
+  private CompletableFuture<ProviderAnswer> loads(
+      ProviderAnswer a, List<CompletableFuture<Body>> inflight) {
     URI base = a.endpoint();
     return get(base.resolve("/v1/series"), inflight)
-        .thenCompose(b -> {
-          List<String> names;
-          try {
-            names = b.status == 200 ? AdsJson.names(b.bytes) : List.of();
-          } catch (IOException ex) {
-            names = List.of();
-          }
-          Map<String, String> wanted = new LinkedHashMap<>();
-          for (String n : names) {
-            if (n.matches("disk/[A-Za-z0-9_.-]+/util_percent") && !wanted.containsKey("DiskLoad")) {
-              wanted.put("DiskLoad", n);
-            }
-            if (clientPeer != null && n.equals("network/" + clientPeer + "/bandwidth")) {
-              wanted.put("NetworkBandwidth", n);
-            }
-          }
-          Map<String, Double> values = new ConcurrentHashMap<>();
-          List<CompletableFuture<Void>> parts = new ArrayList<>();
-          wanted.forEach((attr, name) ->
-              parts.add(get(base.resolve("/v1/series/" + name), inflight).handle((sb, ex) -> {
-                try {
-                  Double v = ex == null && sb.status == 200 ? AdsJson.lastValue(sb.bytes) : null;
-                  if (v != null) {
-                    values.put(attr, v);
-                  }
-                } catch (IOException ignored) {
-                  // a bad series leaves the load unknown; the ads stand
+        .thenCompose(
+            b -> {
+              List<String> names;
+              try {
+                names = b.status == 200 ? AdsJson.names(b.bytes) : List.of();
+              } catch (IOException ex) {
+                names = List.of();
+              }
+              Map<String, String> wanted = new LinkedHashMap<>();
+              for (String n : names) {
+                if (n.matches("disk/[A-Za-z0-9_.-]+/util_percent")
+                    && !wanted.containsKey("DiskLoad")) {
+                  wanted.put("DiskLoad", n);
                 }
-                return null;
-              })));
-          return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(v -> a.withLoads(values));
-        })
+                if (clientPeer != null && n.equals("network/" + clientPeer + "/bandwidth")) {
+                  wanted.put("NetworkBandwidth", n);
+                }
+              }
+              Map<String, Double> values = new ConcurrentHashMap<>();
+              List<CompletableFuture<Void>> parts = new ArrayList<>();
+              wanted.forEach(
+                  (attr, name) ->
+                      parts.add(
+                          get(base.resolve("/v1/series/" + name), inflight)
+                              .handle(
+                                  (sb, ex) -> {
+                                    try {
+                                      Double v =
+                                          ex == null && sb.status == 200
+                                              ? AdsJson.lastValue(sb.bytes)
+                                              : null;
+                                      if (v != null) {
+                                        values.put(attr, v);
+                                      }
+                                    } catch (IOException ignored) {
+                                      // a bad series leaves the load unknown; the ads stand
+                                    }
+                                    return null;
+                                  })));
+              return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
+                  .thenApply(v -> a.withLoads(values));
+            })
         .exceptionally(ex -> a);
   }
 
@@ -211,11 +243,12 @@ final class Discovery implements AutoCloseable {
                   cf.cancel(false);
                 }
               });
-      cf.whenComplete((b, ex) -> {
-        if (cf.isCancelled()) {
-          f.cancel(true);
-        }
-      });
+      cf.whenComplete(
+          (b, ex) -> {
+            if (cf.isCancelled()) {
+              f.cancel(true);
+            }
+          });
     } catch (RuntimeException ex) {
       cf.completeExceptionally(ex);
     }
@@ -297,7 +330,11 @@ final class Discovery implements AutoCloseable {
         throw new IOException("answer larger than " + max + " bytes");
       }
       if (len + n > buf.length) {
-        buf = java.util.Arrays.copyOf(buf, Math.max(len + n, Math.min((int) Math.min(max, Integer.MAX_VALUE - 8), buf.length * 2)));
+        buf =
+            java.util.Arrays.copyOf(
+                buf,
+                Math.max(
+                    len + n, Math.min((int) Math.min(max, Integer.MAX_VALUE - 8), buf.length * 2)));
       }
       src.get(buf, len, n);
       len += n;
@@ -311,5 +348,4 @@ final class Discovery implements AutoCloseable {
     @Override
     public void releaseResources() {}
   }
-
 }

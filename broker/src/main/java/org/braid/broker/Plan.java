@@ -16,7 +16,8 @@ import org.braid.broker.catalog.Replica;
  *     default; 0 without forecasts)
  * @param ranking every replica as {@link Broker#select} ranked it
  */
-public record Plan(long size, List<Share> shares, double bound, double rate, List<RankedReplica> ranking) {
+public record Plan(
+    long size, List<Share> shares, double bound, double rate, List<RankedReplica> ranking) {
 
   /** Copies the lists. */
   public Plan {
@@ -28,8 +29,8 @@ public record Plan(long size, List<Share> shares, double bound, double rate, Lis
    * One replica of the plan.
    *
    * @param replica the replica
-   * @param predictedRate B_i in bytes per second: its rate in the max flow of the chosen set
-   *     (at most its forecast); 0 when no replica had a forecast
+   * @param predictedRate B_i in bytes per second: its rate in the max flow of the chosen set (at
+   *     most its forecast); 0 when no replica had a forecast
    * @param fraction B_i / A (equal shares without forecasts)
    * @param bytes the initial share s_i = fraction * S in bytes, -1 when the size is unknown; the
    *     shares add up to S exactly

@@ -18,13 +18,19 @@ import java.util.Map;
  *     DiskLoad}, {@code NetworkBandwidth}); empty when it publishes none
  */
 record ProviderAnswer(
-    URI endpoint, List<Map<String, Object>> ads, String error, Duration rtt, Instant fetched, Map<String, Double> loads) {
+    URI endpoint,
+    List<Map<String, Object>> ads,
+    String error,
+    Duration rtt,
+    Instant fetched,
+    Map<String, Double> loads) {
   ProviderAnswer {
     ads = List.copyOf(ads);
     loads = Map.copyOf(loads);
   }
 
-  ProviderAnswer(URI endpoint, List<Map<String, Object>> ads, String error, Duration rtt, Instant fetched) {
+  ProviderAnswer(
+      URI endpoint, List<Map<String, Object>> ads, String error, Duration rtt, Instant fetched) {
     this(endpoint, ads, error, rtt, fetched, Map.of());
   }
 

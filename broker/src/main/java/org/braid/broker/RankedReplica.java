@@ -15,8 +15,8 @@ import org.braid.predictors.Forecast;
  * @param forecast the bandwidth forecast for the request's size class, with paper 003's accuracy
  *     triplet; {@link Forecast.Status#INSUFFICIENT_HISTORY} when nothing was known
  * @param forecastSource where the forecast came from: {@code history} (this client's journal),
- *     {@code provider} (the provider's forecast), {@code provider-average} (the provider's
- *     average, no error estimate) or {@code none}
+ *     {@code provider} (the provider's forecast), {@code provider-average} (the provider's average,
+ *     no error estimate) or {@code none}
  * @param ad the storage ad it was ranked on
  * @param reason for rejected replicas, the failing clauses (Matchmaker explanation), else null
  * @param discovery null when the provider answered, else why there is no provider data

@@ -71,8 +71,8 @@ public record Request(List<Replica> replicas, long size, Expr requirements, Expr
     }
 
     /**
-     * The Requirements expression, in ClassAd syntax with the paper's suffixes allowed, e.g.
-     * {@code other.AvgRDBandwidth > 5M/sec}. Default: {@code true}.
+     * The Requirements expression, in ClassAd syntax with the paper's suffixes allowed, e.g. {@code
+     * other.AvgRDBandwidth > 5M/sec}. Default: {@code true}.
      */
     public Builder requirements(String expr) {
       this.requirements = Objects.requireNonNull(expr, "requirements");

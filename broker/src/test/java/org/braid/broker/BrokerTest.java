@@ -40,14 +40,30 @@ class BrokerTest {
   /** A provider ad as infoprovider's StorageAds.json writes it. */
   static String ad(double avg, double pred, double err) {
     return "{\"MyType\":\"Storage\",\"hostname\":\"h\",\"volume\":\"/\",\"peer\":\"10.0.0.1\","
-        + "\"MinRDBandwidth\":" + avg / 2 + ",\"MaxRDBandwidth\":" + avg * 2 + ",\"AvgRDBandwidth\":" + avg
-        + ",\"RDTransfers\":20,\"AvgRDBandwidth10M\":" + avg + ",\"RDTransfers10M\":20"
-        + (pred > 0 ? ",\"PredRDBandwidth10M\":" + pred + ",\"PredRDErrorPct10M\":" + err + ",\"PredRDConfidencePct10M\":2.5" : "")
+        + "\"MinRDBandwidth\":"
+        + avg / 2
+        + ",\"MaxRDBandwidth\":"
+        + avg * 2
+        + ",\"AvgRDBandwidth\":"
+        + avg
+        + ",\"RDTransfers\":20,\"AvgRDBandwidth10M\":"
+        + avg
+        + ",\"RDTransfers10M\":20"
+        + (pred > 0
+            ? ",\"PredRDBandwidth10M\":"
+                + pred
+                + ",\"PredRDErrorPct10M\":"
+                + err
+                + ",\"PredRDConfidencePct10M\":2.5"
+            : "")
         + "}";
   }
 
   Broker.Builder broker() {
-    return Broker.builder().clock(clock).timeout(Duration.ofMillis(500)).conventionalProviders(false);
+    return Broker.builder()
+        .clock(clock)
+        .timeout(Duration.ofMillis(500))
+        .conventionalProviders(false);
   }
 
   static Replica rep(String url, URI provider) {
@@ -60,10 +76,18 @@ class BrokerTest {
     URI fast = fake.answering("[" + ad(9e6, 8.5e6, 12) + "]");
     URI mid = fake.answering("[" + ad(6e6, 0, 0) + "]");
     try (Broker b = broker().build()) {
-      List<RankedReplica> r = b.select(Request.builder(List.of(
-          rep("http://slow.example/f", slow), rep("gsiftp://fast.example/f", fast), rep("http://mid.example/f", mid)))
-          .size(10_000_000).build());
-      assertEquals(List.of("fast.example", "mid.example", "slow.example"), r.stream().map(x -> x.replica().host()).toList());
+      List<RankedReplica> r =
+          b.select(
+              Request.builder(
+                      List.of(
+                          rep("http://slow.example/f", slow),
+                          rep("gsiftp://fast.example/f", fast),
+                          rep("http://mid.example/f", mid)))
+                  .size(10_000_000)
+                  .build());
+      assertEquals(
+          List.of("fast.example", "mid.example", "slow.example"),
+          r.stream().map(x -> x.replica().host()).toList());
       RankedReplica f = r.get(0);
       assertTrue(f.matched());
       assertEquals(8.5e6, f.rank());
@@ -88,13 +112,21 @@ class BrokerTest {
     URI slow = fake.answering("[" + ad(4e6, 0, 0) + "]");
     URI fast = fake.answering("[" + ad(9e6, 0, 0) + "]");
     try (Broker b = broker().build()) {
-      List<RankedReplica> r = b.select(Request.builder(List.of(rep("http://slow.example/f", slow), rep("http://fast.example/f", fast)))
-          .requirements("other.AvgRDBandwidth > 5M/sec").rank("other.AvgRDBandwidth").build());
+      List<RankedReplica> r =
+          b.select(
+              Request.builder(
+                      List.of(
+                          rep("http://slow.example/f", slow), rep("http://fast.example/f", fast)))
+                  .requirements("other.AvgRDBandwidth > 5M/sec")
+                  .rank("other.AvgRDBandwidth")
+                  .build());
       assertEquals("fast.example", r.get(0).replica().host());
       assertEquals(9e6, r.get(0).rank());
       RankedReplica s = r.get(1);
       assertFalse(s.matched());
-      assertEquals("request clause other.AvgRDBandwidth > 5000000 is false (other.AvgRDBandwidth = 4.000000000000000E+06)", s.reason());
+      assertEquals(
+          "request clause other.AvgRDBandwidth > 5000000 is false (other.AvgRDBandwidth = 4.000000000000000E+06)",
+          s.reason());
     }
   }
 
@@ -122,21 +154,30 @@ class BrokerTest {
     try (Broker b = broker().maxResponseBytes(100_000).build()) {
       long t = System.nanoTime();
       List<RankedReplica> r = b.select(Request.builder(reps).build());
-      assertTrue(System.nanoTime() - t < Duration.ofSeconds(10).toNanos(), "bounded by the timeout");
+      assertTrue(
+          System.nanoTime() - t < Duration.ofSeconds(10).toNanos(), "bounded by the timeout");
       assertEquals(reps.size(), r.size());
       assertEquals("good.example", r.get(0).replica().host());
       assertEquals(7e6, r.get(0).rank());
       Map<String, String> notes = new java.util.HashMap<>();
-      r.forEach(x -> notes.put(x.replica().host().replace(".example", ""), String.valueOf(x.discovery())));
+      r.forEach(
+          x ->
+              notes.put(x.replica().host().replace(".example", ""), String.valueOf(x.discovery())));
       assertTrue(notes.get("garbage").contains("malformed JSON"), notes.get("garbage"));
       assertTrue(notes.get("nan").contains("malformed JSON"), notes.get("nan"));
-      assertTrue(notes.get("notarray").endsWith("answer is not a JSON array of ads"), notes.get("notarray"));
-      assertTrue(notes.get("nested").contains("malformed JSON") || notes.get("nested").contains("not a string or number"), notes.get("nested"));
+      assertTrue(
+          notes.get("notarray").endsWith("answer is not a JSON array of ads"),
+          notes.get("notarray"));
+      assertTrue(
+          notes.get("nested").contains("malformed JSON")
+              || notes.get("nested").contains("not a string or number"),
+          notes.get("nested"));
       assertTrue(notes.get("huge").endsWith("answer larger than 100000 bytes"), notes.get("huge"));
       assertTrue(notes.get("status").endsWith("HTTP status 500"), notes.get("status"));
       assertTrue(notes.get("refused").contains("Connect"), notes.get("refused"));
       assertTrue(notes.get("silent").endsWith("no answer within 500 ms"), notes.get("silent"));
-      assertTrue(notes.get("trickling").endsWith("no answer within 500 ms"), notes.get("trickling"));
+      assertTrue(
+          notes.get("trickling").endsWith("no answer within 500 ms"), notes.get("trickling"));
       assertEquals("no information provider known for none.example", notes.get("none"));
       assertEquals("null", notes.get("good"));
       for (RankedReplica x : r) {
@@ -154,7 +195,9 @@ class BrokerTest {
     AtomicInteger hits = new AtomicInteger();
     URI p = fake.answering(200, ("[" + ad(5e6, 0, 0) + "]").getBytes(StandardCharsets.UTF_8), hits);
     try (Broker b = broker().loads(false).cacheTtl(Duration.ofSeconds(60)).build()) {
-      Request req = Request.builder(List.of(rep("http://a.example/f", p), rep("http://a.example/g", p))).build();
+      Request req =
+          Request.builder(List.of(rep("http://a.example/f", p), rep("http://a.example/g", p)))
+              .build();
       b.select(req);
       assertEquals(1, hits.get(), "one query per provider, not per replica");
       clock.advance(Duration.ofSeconds(59));
@@ -168,11 +211,19 @@ class BrokerTest {
 
   @Test
   void providerFor_catalogThenConfigThenConventional() {
-    try (Broker b = Broker.builder().provider("b.example", URI.create("http://info.example:9000")).build()) {
-      assertEquals(URI.create("http://x:1/v1/ads"), b.providerFor(rep("http://a.example/f", URI.create("http://x:1/v1/ads"))));
-      assertEquals(URI.create("http://info.example:9000/v1/ads"), b.providerFor(Replica.of("https://b.example/f")));
-      assertEquals(URI.create("http://c.example:8790/v1/ads"), b.providerFor(Replica.of("gsiftp://c.example/f")));
-      assertEquals(URI.create("http://[::1]:8790/v1/ads"), b.providerFor(Replica.of("http://[::1]/f")));
+    try (Broker b =
+        Broker.builder().provider("b.example", URI.create("http://info.example:9000")).build()) {
+      assertEquals(
+          URI.create("http://x:1/v1/ads"),
+          b.providerFor(rep("http://a.example/f", URI.create("http://x:1/v1/ads"))));
+      assertEquals(
+          URI.create("http://info.example:9000/v1/ads"),
+          b.providerFor(Replica.of("https://b.example/f")));
+      assertEquals(
+          URI.create("http://c.example:8790/v1/ads"),
+          b.providerFor(Replica.of("gsiftp://c.example/f")));
+      assertEquals(
+          URI.create("http://[::1]:8790/v1/ads"), b.providerFor(Replica.of("http://[::1]/f")));
       assertNull(b.providerFor(Replica.of("file:/tmp/f")));
     }
   }
@@ -183,10 +234,29 @@ class BrokerTest {
       Instant s = T0.minusSeconds(3600 - i * 60L);
       long bytes = 8_000_000;
       Instant e = s.plusNanos((long) (bytes / rate * 1e9));
-      sb.append(new JournalFlow("d" + i, "http://" + server + "/f", server, "me", "/f", 0, bytes, bytes, s, e, 1, "http", "ok")
-          .toJsonLine()).append('\n');
+      sb.append(
+              new JournalFlow(
+                      "d" + i,
+                      "http://" + server + "/f",
+                      server,
+                      "me",
+                      "/f",
+                      0,
+                      bytes,
+                      bytes,
+                      s,
+                      e,
+                      1,
+                      "http",
+                      "ok")
+                  .toJsonLine())
+          .append('\n');
     }
-    Files.writeString(p, sb.toString(), java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+    Files.writeString(
+        p,
+        sb.toString(),
+        java.nio.file.StandardOpenOption.CREATE,
+        java.nio.file.StandardOpenOption.APPEND);
   }
 
   @Test
@@ -196,7 +266,11 @@ class BrokerTest {
     URI pa = fake.answering("[" + ad(9e6, 9e6, 5) + "]");
     URI pb = fake.answering("[" + ad(5e6, 5e6, 5) + "]");
     try (Broker b = broker().journal(j).build()) {
-      List<RankedReplica> r = b.select(Request.builder(List.of(rep("http://a.example/f", pa), rep("http://b.example/f", pb))).size(8_000_000).build());
+      List<RankedReplica> r =
+          b.select(
+              Request.builder(List.of(rep("http://a.example/f", pa), rep("http://b.example/f", pb)))
+                  .size(8_000_000)
+                  .build());
       assertEquals("b.example", r.get(0).replica().host());
       RankedReplica a = r.get(1);
       assertEquals("history", a.forecastSource());
@@ -206,25 +280,36 @@ class BrokerTest {
   }
 
   @Test
-  void plan_sharesProportionalToRates_andDeclaredBottleneckDropsTheRedundantReplica() throws Exception {
+  void plan_sharesProportionalToRates_andDeclaredBottleneckDropsTheRedundantReplica()
+      throws Exception {
     URI pa = fake.answering("[" + ad(0, 60e6, 5) + "]");
     URI pb = fake.answering("[" + ad(0, 50e6, 5) + "]");
     URI pc = fake.answering("[" + ad(0, 30e6, 5) + "]");
-    Request req = Request.builder(List.of(rep("http://a.example/f", pa), rep("http://b.example/f", pb), rep("http://c.example/f", pc)))
-        .size(10_000_000).build();
+    Request req =
+        Request.builder(
+                List.of(
+                    rep("http://a.example/f", pa),
+                    rep("http://b.example/f", pb),
+                    rep("http://c.example/f", pc)))
+            .size(10_000_000)
+            .build();
     try (Broker b = broker().build()) {
       Plan p = b.plan(req);
       assertEquals(140e6, p.bound(), 1);
       assertEquals(140e6, p.rate(), 1);
-      assertEquals(List.of(4_285_714L, 3_571_429L, 2_142_857L),
+      assertEquals(
+          List.of(4_285_714L, 3_571_429L, 2_142_857L),
           p.shares().stream().map(Plan.Share::bytes).toList());
       assertEquals(10_000_000L, p.shares().stream().mapToLong(Plan.Share::bytes).sum());
     }
     // a and b share a 60 MB/s uplink: b adds nothing beyond a, so the plan is a and c.
-    try (Broker b = broker().sharedBottleneck("site", 60e6, List.of("a.example", "b.example")).build()) {
+    try (Broker b =
+        broker().sharedBottleneck("site", 60e6, List.of("a.example", "b.example")).build()) {
       Plan p = b.plan(req);
       assertEquals(90e6, p.bound(), 1);
-      assertEquals(List.of("a.example", "c.example"), p.shares().stream().map(s -> s.replica().host()).toList());
+      assertEquals(
+          List.of("a.example", "c.example"),
+          p.shares().stream().map(s -> s.replica().host()).toList());
       assertEquals(60e6, p.shares().get(0).predictedRate(), 1);
       assertEquals(6_666_667L, p.shares().get(0).bytes());
     }
@@ -233,8 +318,14 @@ class BrokerTest {
   @Test
   void plan_noForecast_equalShares_andBatchNeedsForecasts() throws Exception {
     try (Broker b = broker().maxSources(2).build()) {
-      Request req = Request.builder(List.of(Replica.of("http://a.example/f"), Replica.of("http://b.example/f"), Replica.of("http://c.example/f")))
-          .size(11).build();
+      Request req =
+          Request.builder(
+                  List.of(
+                      Replica.of("http://a.example/f"),
+                      Replica.of("http://b.example/f"),
+                      Replica.of("http://c.example/f")))
+              .size(11)
+              .build();
       Plan p = b.plan(req);
       assertEquals(List.of(6L, 5L), p.shares().stream().map(Plan.Share::bytes).toList());
       assertEquals(0, p.bound());
@@ -244,12 +335,17 @@ class BrokerTest {
 
   @Test
   void planBatch_minMinOrder() throws Exception {
-    // The 100 MB file's size class has no forecast: the provider's overall average (10 MB/s) serves.
+    // The 100 MB file's size class has no forecast: the provider's overall average (10 MB/s)
+    // serves.
     URI pa = fake.answering("[" + ad(10e6, 10e6, 5) + "]");
     try (Broker b = broker().build()) {
       Map<String, Request> m = new java.util.LinkedHashMap<>();
-      m.put("big", Request.builder(List.of(rep("http://a.example/big", pa))).size(100_000_000).build());
-      m.put("small", Request.builder(List.of(rep("http://a.example/small", pa))).size(10_000_000).build());
+      m.put(
+          "big",
+          Request.builder(List.of(rep("http://a.example/big", pa))).size(100_000_000).build());
+      m.put(
+          "small",
+          Request.builder(List.of(rep("http://a.example/small", pa))).size(10_000_000).build());
       List<MinMin.Scheduled> s = b.planBatch(m);
       assertEquals(List.of("small", "big"), s.stream().map(MinMin.Scheduled::id).toList());
       assertEquals(1.0, s.get(0).completion(), 1e-9);
@@ -260,18 +356,38 @@ class BrokerTest {
   @Test
   void request_badExpressions_andArguments_clearErrors() {
     List<Replica> one = List.of(Replica.of("http://a/f"));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> Request.builder(one).requirements("other.x >").build())
-        .getMessage().startsWith("requirements: "));
+    assertTrue(
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Request.builder(one).requirements("other.x >").build())
+            .getMessage()
+            .startsWith("requirements: "));
     assertThrows(IllegalArgumentException.class, () -> Request.builder(List.of()).build());
     assertThrows(IllegalArgumentException.class, () -> Request.builder(one).size(-5).build());
     assertThrows(IllegalArgumentException.class, () -> Broker.builder().timeout(Duration.ZERO));
-    assertThrows(IllegalArgumentException.class, () -> Broker.builder().provider("h", URI.create("ftp://x/")));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> Broker.builder().provider("h", URI.create("ftp://x/")));
   }
 
   static String flowLine(String server, Instant s, double seconds, double rate) {
     long bytes = (long) (rate * seconds);
-    return new JournalFlow("d", "http://" + server + "/f", server, "me", "/f", 0, bytes, bytes, s,
-        s.plusMillis((long) (seconds * 1000)), 1, "http", "ok").toJsonLine() + "\n";
+    return new JournalFlow(
+                "d",
+                "http://" + server + "/f",
+                server,
+                "me",
+                "/f",
+                0,
+                bytes,
+                bytes,
+                s,
+                s.plusMillis((long) (seconds * 1000)),
+                1,
+                "http",
+                "ok")
+            .toJsonLine()
+        + "\n";
   }
 
   @Test
@@ -292,14 +408,23 @@ class BrokerTest {
     URI pa = fake.answering("[" + ad(0, 40e6, 5) + "]");
     URI pb = fake.answering("[" + ad(0, 30e6, 5) + "]");
     URI pc = fake.answering("[" + ad(0, 20e6, 5) + "]");
-    // Too little history per server for a journal forecast (training size 15): the providers' forecasts rank.
-    Request req = Request.builder(List.of(rep("http://a.example/f", pa), rep("http://b.example/f", pb), rep("http://c.example/f", pc)))
-        .size(10_000_000).build();
+    // Too little history per server for a journal forecast (training size 15): the providers'
+    // forecasts rank.
+    Request req =
+        Request.builder(
+                List.of(
+                    rep("http://a.example/f", pa),
+                    rep("http://b.example/f", pb),
+                    rep("http://c.example/f", pc)))
+            .size(10_000_000)
+            .build();
     try (Broker b = broker().journal(j).build()) {
       Plan p = b.plan(req);
       assertEquals("provider", p.ranking().get(0).forecastSource());
       assertEquals(60e6, p.bound(), 1);
-      assertEquals(List.of("a.example", "c.example"), p.shares().stream().map(s -> s.replica().host()).toList());
+      assertEquals(
+          List.of("a.example", "c.example"),
+          p.shares().stream().map(s -> s.replica().host()).toList());
     }
     try (Broker b = broker().journal(j).learnBottlenecks(false).build()) {
       assertEquals(90e6, b.plan(req).bound(), 1);
@@ -310,10 +435,14 @@ class BrokerTest {
   void select_loadsFromProviderSeries_inTheAd_andASlowSeriesKeepsTheAds() throws Exception {
     Map<String, String> good = new java.util.HashMap<>();
     good.put("/v1/ads", "[" + ad(6e6, 0, 0) + "]");
-    good.put("/v1/series", "[\"disk/sda/util_percent\", \"disk/sda/mb_per_second\", \"network/10.9.9.9/bandwidth\"]");
-    good.put("/v1/series/disk/sda/util_percent",
+    good.put(
+        "/v1/series",
+        "[\"disk/sda/util_percent\", \"disk/sda/mb_per_second\", \"network/10.9.9.9/bandwidth\"]");
+    good.put(
+        "/v1/series/disk/sda/util_percent",
         "{\"series\":\"disk/sda/util_percent\",\"points\":[{\"time\":\"2026-11-22T04:00:00Z\",\"value\":12.5},{\"time\":\"2026-11-22T04:05:00Z\",\"value\":37.5}]}");
-    good.put("/v1/series/network/10.9.9.9/bandwidth",
+    good.put(
+        "/v1/series/network/10.9.9.9/bandwidth",
         "{\"series\":\"network/10.9.9.9/bandwidth\",\"points\":[{\"time\":\"2026-11-22T04:05:00Z\",\"value\":4.5E7}]}");
     Map<String, String> slow = new java.util.HashMap<>();
     slow.put("/v1/ads", "[" + ad(5e6, 0, 0) + "]");
@@ -321,7 +450,10 @@ class BrokerTest {
     URI pg = fake.routes(good);
     URI ps = fake.routes(slow);
     try (Broker b = broker().clientPeer("10.9.9.9").build()) {
-      List<RankedReplica> r = b.select(Request.builder(List.of(rep("http://g.example/f", pg), rep("http://s.example/f", ps))).build());
+      List<RankedReplica> r =
+          b.select(
+              Request.builder(List.of(rep("http://g.example/f", pg), rep("http://s.example/f", ps)))
+                  .build());
       assertEquals(Value.of(37.5), r.get(0).ad().evaluate("DiskLoad"));
       assertEquals(Value.of(4.5e7), r.get(0).ad().evaluate("NetworkBandwidth"));
       assertNull(r.get(1).discovery(), "the ads arrived; only the probe values timed out");
@@ -362,18 +494,28 @@ class BrokerTest {
       answers.add(new ProviderAnswer(p, List.of(ad), null, Duration.ofMillis(1), T0));
     }
     try (Broker b = broker().build()) {
-      Request big = Request.builder(reps).requirements("other.AvgRDBandwidth > 3M").rank("other.AvgRDBandwidth").build();
+      Request big =
+          Request.builder(reps)
+              .requirements("other.AvgRDBandwidth > 3M")
+              .rank("other.AvgRDBandwidth")
+              .build();
       List<RankedReplica> got = b.rank(big, answers);
       List<String> expected = new ArrayList<>();
       List<Integer> order = new ArrayList<>();
       for (int i = 0; i < reps.size(); i++) {
         order.add(i);
       }
-      List<Integer> matched = order.stream().filter(i -> (Double) answers.get(i).ads().get(0).get("AvgRDBandwidth") > 3e6)
-          .sorted(java.util.Comparator.comparingDouble(i -> -(Double) answers.get(i).ads().get(0).get("AvgRDBandwidth")))
-          .toList();
+      List<Integer> matched =
+          order.stream()
+              .filter(i -> (Double) answers.get(i).ads().get(0).get("AvgRDBandwidth") > 3e6)
+              .sorted(
+                  java.util.Comparator.comparingDouble(
+                      i -> -(Double) answers.get(i).ads().get(0).get("AvgRDBandwidth")))
+              .toList();
       matched.forEach(i -> expected.add(reps.get(i).uri().toString()));
-      order.stream().filter(i -> !matched.contains(i)).forEach(i -> expected.add(reps.get(i).uri().toString()));
+      order.stream()
+          .filter(i -> !matched.contains(i))
+          .forEach(i -> expected.add(reps.get(i).uri().toString()));
       assertEquals(expected, got.stream().map(r -> r.replica().uri().toString()).toList());
       assertEquals(matched.size(), got.stream().filter(RankedReplica::matched).count());
     }

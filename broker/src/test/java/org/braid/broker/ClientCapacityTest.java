@@ -24,7 +24,10 @@ class ClientCapacityTest {
   }
 
   Broker.Builder broker() {
-    return Broker.builder().clock(clock).timeout(Duration.ofMillis(500)).conventionalProviders(false);
+    return Broker.builder()
+        .clock(clock)
+        .timeout(Duration.ofMillis(500))
+        .conventionalProviders(false);
   }
 
   @Test
@@ -35,8 +38,16 @@ class ClientCapacityTest {
     URI pa = fake.answering("[" + BrokerTest.ad(8e6, 8e6, 5) + "]");
     URI pb = fake.answering("[" + BrokerTest.ad(8e6, 8e6, 5) + "]");
     Map<String, Request> m = new LinkedHashMap<>();
-    m.put("x", Request.builder(List.of(BrokerTest.rep("http://a.example/x", pa))).size(10_000_000).build());
-    m.put("y", Request.builder(List.of(BrokerTest.rep("http://b.example/y", pb))).size(10_000_000).build());
+    m.put(
+        "x",
+        Request.builder(List.of(BrokerTest.rep("http://a.example/x", pa)))
+            .size(10_000_000)
+            .build());
+    m.put(
+        "y",
+        Request.builder(List.of(BrokerTest.rep("http://b.example/y", pb)))
+            .size(10_000_000)
+            .build());
     try (Broker b = broker().build()) {
       List<MinMin.Scheduled> s = b.planBatch(m);
       assertEquals(1.25, s.get(0).completion(), 1e-9);
@@ -55,14 +66,22 @@ class ClientCapacityTest {
     URI pa = fake.answering("[" + BrokerTest.ad(0, 60e6, 5) + "]");
     URI pb = fake.answering("[" + BrokerTest.ad(0, 50e6, 5) + "]");
     URI pc = fake.answering("[" + BrokerTest.ad(0, 30e6, 5) + "]");
-    Request req = Request.builder(List.of(BrokerTest.rep("http://a.example/f", pa), BrokerTest.rep("http://b.example/f", pb),
-        BrokerTest.rep("http://c.example/f", pc))).size(10_000_000).build();
+    Request req =
+        Request.builder(
+                List.of(
+                    BrokerTest.rep("http://a.example/f", pa),
+                    BrokerTest.rep("http://b.example/f", pb),
+                    BrokerTest.rep("http://c.example/f", pc)))
+            .size(10_000_000)
+            .build();
     try (Broker b = broker().clientCapacity(100e6).build()) {
       Plan p = b.plan(req);
       assertEquals(100e6, p.bound(), 1);
       assertEquals(100e6, p.rate(), 1);
       // a (60) and b (50) already fill the 100 MB/s link: c adds nothing.
-      assertEquals(List.of("a.example", "b.example"), p.shares().stream().map(s -> s.replica().host()).toList());
+      assertEquals(
+          List.of("a.example", "b.example"),
+          p.shares().stream().map(s -> s.replica().host()).toList());
       assertEquals(10_000_000L, p.shares().stream().mapToLong(Plan.Share::bytes).sum());
     }
   }
@@ -71,6 +90,8 @@ class ClientCapacityTest {
   void clientCapacity_notPositiveAndFinite_rejected() {
     assertThrows(IllegalArgumentException.class, () -> Broker.builder().clientCapacity(0));
     assertThrows(IllegalArgumentException.class, () -> Broker.builder().clientCapacity(Double.NaN));
-    assertThrows(IllegalArgumentException.class, () -> Broker.builder().clientCapacity(Double.POSITIVE_INFINITY));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> Broker.builder().clientCapacity(Double.POSITIVE_INFINITY));
   }
 }

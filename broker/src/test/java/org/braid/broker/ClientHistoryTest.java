@@ -72,7 +72,8 @@ class ClientHistoryTest {
     try (ClientHistory h = history(j)) {
       assertEquals(20, flows(h, "a.example:80"));
       assertEquals(20, h.report().lines());
-      assertTrue(Files.isRegularFile(dir.resolve("history.db")), "the store sits beside the journal");
+      assertTrue(
+          Files.isRegularFile(dir.resolve("history.db")), "the store sits beside the journal");
       // Unchanged journal: not read again, the same view.
       ClientHistory.View v = h.view();
       assertSame(v.byServer(), h.view().byServer());
@@ -83,7 +84,8 @@ class ClientHistoryTest {
       assertEquals(2, flows(h, "b.example:80"));
       assertEquals(25, h.report().lines(), "5 new lines parsed, not 25 again");
       assertTrue(!v.stamp().equals(h.view().stamp()), "a new version for the broker's caches");
-      assertEquals(20, v.byServer().get("a.example:80").size(), "a view handed out earlier does not change");
+      assertEquals(
+          20, v.byServer().get("a.example:80").size(), "a view handed out earlier does not change");
     }
     // A new broker: the flows come from the store; nothing is parsed again.
     try (ClientHistory h = history(j)) {
@@ -144,7 +146,10 @@ class ClientHistoryTest {
     Path j = dir.resolve("journal.jsonl");
     append(j, "a.example:80", 0, 1);
     Files.writeString(j, "{not json\n", StandardOpenOption.APPEND);
-    Files.writeString(j, BrokerTest.flowLine("a.example:80", T0, 1, 1e6).replace("\"v\":1", "\"v\":1,\"colour\":\"red\""),
+    Files.writeString(
+        j,
+        BrokerTest.flowLine("a.example:80", T0, 1, 1e6)
+            .replace("\"v\":1", "\"v\":1,\"colour\":\"red\""),
         StandardOpenOption.APPEND);
     append(j, "a.example:80", 1, 1);
     ByteArrayOutputStream log = new ByteArrayOutputStream();
@@ -152,7 +157,9 @@ class ClientHistoryTest {
       int n = capturingLog(log, () -> flows(h, "a.example:80"));
       assertEquals(2, n);
       assertEquals(2, h.report().rejected());
-      assertEquals(java.util.Set.of("unknown key", "truncated line"), h.report().rejectedByReason().keySet(),
+      assertEquals(
+          java.util.Set.of("unknown key", "truncated line"),
+          h.report().rejectedByReason().keySet(),
           h.report().rejectedByReason().toString());
     }
     String out = log.toString(StandardCharsets.UTF_8);
@@ -165,21 +172,35 @@ class ClientHistoryTest {
   void view_storeNotADatabase_historyIgnoredWithOneWarning_brokerStillRanks() throws Exception {
     Path j = dir.resolve("journal.jsonl");
     append(j, "a.example:80", 0, 20);
-    Files.writeString(dir.resolve("history.db"), "this is not an SQLite database, it is a text file\n".repeat(200));
+    Files.writeString(
+        dir.resolve("history.db"),
+        "this is not an SQLite database, it is a text file\n".repeat(200));
     URI pa = fake.answering("[" + BrokerTest.ad(9e6, 9e6, 5) + "]");
     ByteArrayOutputStream log = new ByteArrayOutputStream();
-    RankedReplica r = capturingLog(log, () -> {
-      try (Broker b = Broker.builder().clock(clock).conventionalProviders(false).journal(j).build()) {
-        b.select(Request.builder(List.of(BrokerTest.rep("http://a.example/f", pa))).size(8_000_000).build());
-        return b.select(Request.builder(List.of(BrokerTest.rep("http://a.example/f", pa))).size(8_000_000).build()).get(0);
-      }
-    });
+    RankedReplica r =
+        capturingLog(
+            log,
+            () -> {
+              try (Broker b =
+                  Broker.builder().clock(clock).conventionalProviders(false).journal(j).build()) {
+                b.select(
+                    Request.builder(List.of(BrokerTest.rep("http://a.example/f", pa)))
+                        .size(8_000_000)
+                        .build());
+                return b.select(
+                        Request.builder(List.of(BrokerTest.rep("http://a.example/f", pa)))
+                            .size(8_000_000)
+                            .build())
+                    .get(0);
+              }
+            });
     assertEquals("provider", r.forecastSource(), "no history: the provider's forecast");
     assertEquals(9e6, r.predictedBandwidth());
     String out = log.toString(StandardCharsets.UTF_8);
     String warning = "history store " + dir.resolve("history.db") + " cannot be used";
     assertTrue(out.contains(warning) && out.contains("this client's history is ignored"), out);
-    assertEquals(out.indexOf(warning), out.lastIndexOf(warning), "warned once, not on every select");
+    assertEquals(
+        out.indexOf(warning), out.lastIndexOf(warning), "warned once, not on every select");
   }
 
   @Test

@@ -23,16 +23,18 @@ final class FakeServers implements AutoCloseable {
   /** A server answering every GET with this status and body; hits counts requests. */
   URI answering(int status, byte[] body, AtomicInteger hits) throws IOException {
     HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    s.createContext("/", ex -> {
-      if (hits != null) {
-        hits.incrementAndGet();
-      }
-      ex.getResponseHeaders().add("Content-Type", "application/json");
-      ex.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
-      try (OutputStream o = ex.getResponseBody()) {
-        o.write(body);
-      }
-    });
+    s.createContext(
+        "/",
+        ex -> {
+          if (hits != null) {
+            hits.incrementAndGet();
+          }
+          ex.getResponseHeaders().add("Content-Type", "application/json");
+          ex.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+          try (OutputStream o = ex.getResponseBody()) {
+            o.write(body);
+          }
+        });
     s.start();
     servers.add(s);
     return URI.create("http://127.0.0.1:" + s.getAddress().getPort() + "/v1/ads");
@@ -41,26 +43,30 @@ final class FakeServers implements AutoCloseable {
   /** A server answering by exact path (404 elsewhere); a path mapped to null hangs for 30 s. */
   URI routes(java.util.Map<String, String> bodies) throws IOException {
     HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    s.setExecutor(java.util.concurrent.Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "fake-provider");
-      t.setDaemon(true);
-      return t;
-    }));
-    s.createContext("/", ex -> {
-      String path = ex.getRequestURI().getPath();
-      if (bodies.containsKey(path) && bodies.get(path) == null) {
-        try {
-          Thread.sleep(30_000);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
-      byte[] body = bodies.getOrDefault(path, "not found").getBytes(StandardCharsets.UTF_8);
-      ex.sendResponseHeaders(bodies.containsKey(path) ? 200 : 404, body.length);
-      try (OutputStream o = ex.getResponseBody()) {
-        o.write(body);
-      }
-    });
+    s.setExecutor(
+        java.util.concurrent.Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "fake-provider");
+              t.setDaemon(true);
+              return t;
+            }));
+    s.createContext(
+        "/",
+        ex -> {
+          String path = ex.getRequestURI().getPath();
+          if (bodies.containsKey(path) && bodies.get(path) == null) {
+            try {
+              Thread.sleep(30_000);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+          byte[] body = bodies.getOrDefault(path, "not found").getBytes(StandardCharsets.UTF_8);
+          ex.sendResponseHeaders(bodies.containsKey(path) ? 200 : 404, body.length);
+          try (OutputStream o = ex.getResponseBody()) {
+            o.write(body);
+          }
+        });
     s.start();
     servers.add(s);
     return URI.create("http://127.0.0.1:" + s.getAddress().getPort() + "/v1/ads");
@@ -74,18 +80,21 @@ final class FakeServers implements AutoCloseable {
   URI silent() throws IOException {
     ServerSocket ss = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     silent.add(ss);
-    Thread t = new Thread(() -> {
-      try {
-        while (true) {
-          Socket c = ss.accept();
-          synchronized (held) {
-            held.add(c);
-          }
-        }
-      } catch (IOException e) {
-        // closed
-      }
-    }, "silent-provider");
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                while (true) {
+                  Socket c = ss.accept();
+                  synchronized (held) {
+                    held.add(c);
+                  }
+                }
+              } catch (IOException e) {
+                // closed
+              }
+            },
+            "silent-provider");
     t.setDaemon(true);
     t.start();
     return URI.create("http://127.0.0.1:" + ss.getLocalPort() + "/v1/ads");
@@ -95,33 +104,41 @@ final class FakeServers implements AutoCloseable {
   URI trickling() throws IOException {
     ServerSocket ss = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     silent.add(ss);
-    Thread t = new Thread(() -> {
-      try {
-        while (true) {
-          Socket c = ss.accept();
-          synchronized (held) {
-            held.add(c);
-          }
-          Thread w = new Thread(() -> {
-            try {
-              OutputStream o = c.getOutputStream();
-              o.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n[".getBytes(StandardCharsets.US_ASCII));
-              while (true) {
-                o.write(' ');
-                o.flush();
-                Thread.sleep(50);
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                while (true) {
+                  Socket c = ss.accept();
+                  synchronized (held) {
+                    held.add(c);
+                  }
+                  Thread w =
+                      new Thread(
+                          () -> {
+                            try {
+                              OutputStream o = c.getOutputStream();
+                              o.write(
+                                  "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n["
+                                      .getBytes(StandardCharsets.US_ASCII));
+                              while (true) {
+                                o.write(' ');
+                                o.flush();
+                                Thread.sleep(50);
+                              }
+                            } catch (IOException | InterruptedException e) {
+                              // closed
+                            }
+                          },
+                          "trickling-writer");
+                  w.setDaemon(true);
+                  w.start();
+                }
+              } catch (IOException e) {
+                // closed
               }
-            } catch (IOException | InterruptedException e) {
-              // closed
-            }
-          }, "trickling-writer");
-          w.setDaemon(true);
-          w.start();
-        }
-      } catch (IOException e) {
-        // closed
-      }
-    }, "trickling-provider");
+            },
+            "trickling-provider");
     t.setDaemon(true);
     t.start();
     return URI.create("http://127.0.0.1:" + ss.getLocalPort() + "/v1/ads");

@@ -7,7 +7,9 @@ import org.braid.broker.catalog.CatalogFile;
 import org.braid.broker.catalog.Catalogs;
 import org.braid.broker.catalog.ReplicaCatalog;
 
-/** The runnable example of docs/broker.md (kept here so that it compiles and runs in every build). */
+/**
+ * The runnable example of docs/broker.md (kept here so that it compiles and runs in every build).
+ */
 public final class RankExample {
 
   private RankExample() {}
@@ -30,13 +32,21 @@ public final class RankExample {
               .build(); // default rank: other.PredictedBandwidth
       Plan plan = broker.plan(request); // ranks (select) and plans co-allocation
       for (RankedReplica r : plan.ranking()) {
-        System.out.printf(Locale.ROOT, "%-6s %-45s %8.2f MB/s  %s%n",
-            r.matched() ? "match" : "reject", r.replica().uri(), r.predictedBandwidth() / 1e6,
+        System.out.printf(
+            Locale.ROOT,
+            "%-6s %-45s %8.2f MB/s  %s%n",
+            r.matched() ? "match" : "reject",
+            r.replica().uri(),
+            r.predictedBandwidth() / 1e6,
             r.matched() ? r.forecastSource() : r.reason());
       }
       for (Plan.Share s : plan.shares()) {
-        System.out.printf(Locale.ROOT, "use %-45s %8.2f MB/s  %d bytes%n",
-            s.replica().uri(), s.predictedRate() / 1e6, s.bytes());
+        System.out.printf(
+            Locale.ROOT,
+            "use %-45s %8.2f MB/s  %d bytes%n",
+            s.replica().uri(),
+            s.predictedRate() / 1e6,
+            s.bytes());
       }
     }
   }

@@ -20,9 +20,15 @@ class RankExampleTest {
       String p1 = fake.answering("[" + BrokerTest.ad(8e6, 8e6, 10) + "]").toString();
       String p2 = fake.answering("[" + BrokerTest.ad(4e6, 4e6, 10) + "]").toString();
       Path cat = dir.resolve("cat.json");
-      Files.writeString(cat, "{\"files\": {\"run42.h5\": {\"size\": 10000000, \"replicas\": ["
-          + "{\"url\": \"http://a.example/run42.h5\", \"provider\": \"" + p1 + "\"},"
-          + "{\"url\": \"http://b.example/run42.h5\", \"provider\": \"" + p2 + "\"}]}}}");
+      Files.writeString(
+          cat,
+          "{\"files\": {\"run42.h5\": {\"size\": 10000000, \"replicas\": ["
+              + "{\"url\": \"http://a.example/run42.h5\", \"provider\": \""
+              + p1
+              + "\"},"
+              + "{\"url\": \"http://b.example/run42.h5\", \"provider\": \""
+              + p2
+              + "\"}]}}}");
       PrintStream old = System.out;
       ByteArrayOutputStream buf = new ByteArrayOutputStream();
       System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));

@@ -1,29 +1,34 @@
 package org.braid.coalloc;
 
 /**
- * Braid's default scheme: aggressive balancing seeded from predicted rates that never waits on
- * a slow replica at the end.
+ * Braid's default scheme: aggressive balancing seeded from predicted rates that never waits on a
+ * slow replica at the end.
  *
  * <p>An idle flow takes {@code ALPHA * T * r} bytes from the pool, where {@code r} is its rate
- * (predicted until measured) and {@code T} the time the whole remainder would take at the
- * summed rate of all live flows: faster flows get proportionally larger blocks and blocks shrink
+ * (predicted until measured) and {@code T} the time the whole remainder would take at the summed
+ * rate of all live flows: faster flows get proportionally larger blocks and blocks shrink
  * geometrically towards the end (guided self-scheduling weighted by rate), so few requests are
- * needed. A block is never smaller than {@link #MIN_BLOCK} nor than 20 request latencies' worth
- * of bytes, which keeps the request overhead near 5% at worst and makes co-allocating a small file no
- * slower than the best replica alone. Once the pool is empty the scheduler lets idle flows split
- * or duplicate the block that would finish last ({@link #steals()}).
+ * needed. A block is never smaller than {@link #MIN_BLOCK} nor than 20 request latencies' worth of
+ * bytes, which keeps the request overhead near 5% at worst and makes co-allocating a small file no
+ * slower than the best replica alone. Once the pool is empty the scheduler lets idle flows split or
+ * duplicate the block that would finish last ({@link #steals()}).
  */
 final class Adaptive extends BlockPolicy {
   /** Fraction of a flow's fair share of the remaining time given per request. */
   static final double ALPHA = 0.7;
+
   /** Fraction of the file per flow for the first request when no rate is known. */
   static final double UNKNOWN_FIRST = 0.25;
+
   /** Below this many seconds at the predicted rates a file counts as small. */
   static final double SMALL_SECONDS = 2;
+
   /** Smallest block of a small file's proportional split. */
   static final long SMALL_MIN_BLOCK = 16 * 1024;
+
   /** Smallest block. */
   static final long MIN_BLOCK = 256 * 1024;
+
   /** A block carries at least this many request latencies' worth of bytes. */
   static final double LATENCY_FACTOR = 20;
 
@@ -49,7 +54,8 @@ final class Adaptive extends BlockPolicy {
     } else {
       size = (long) (ALPHA * remaining * rf / total);
     }
-    long latencyBytes = f.latencyNanos > 0 ? (long) (rf * f.latencyNanos / 1e9 * LATENCY_FACTOR) : 0;
+    long latencyBytes =
+        f.latencyNanos > 0 ? (long) (rf * f.latencyNanos / 1e9 * LATENCY_FACTOR) : 0;
     return Math.max(size, Math.max(MIN_BLOCK, latencyBytes));
   }
 

@@ -1,9 +1,9 @@
 package org.braid.coalloc;
 
 /**
- * Paper 003, 4.3.3: unit S/k; double the block size of a flow that beats the running maximum
- * (and reset the maximum to its rate), one unit for a slower one, and stop using a flow below
- * {@link #STOP_FRACTION} of the maximum.
+ * Paper 003, 4.3.3: unit S/k; double the block size of a flow that beats the running maximum (and
+ * reset the maximum to its rate), one unit for a slower one, and stop using a flow below {@link
+ * #STOP_FRACTION} of the maximum.
  */
 final class Aggressive extends BlockPolicy {
   /** "Significantly less than the maximum": below this fraction a flow is stopped. */

@@ -13,8 +13,10 @@ final class Block {
   long end;
   long committed;
   boolean done;
+
   /** Whether its bytes were added to the done set (scheduler lock). */
   boolean recorded;
+
   final List<Lease> leases = new ArrayList<>(2);
 
   Block(long start, long end) {

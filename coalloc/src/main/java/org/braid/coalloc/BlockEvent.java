@@ -7,8 +7,8 @@ package org.braid.coalloc;
  * @param connection connection number within the replica, from 0
  * @param offset first byte requested
  * @param endOffset one past the last byte received
- * @param written bytes of this request that went into the file (less than received when
- *     another replica delivered them first)
+ * @param written bytes of this request that went into the file (less than received when another
+ *     replica delivered them first)
  * @param startNanos start, in nanoseconds since the download started
  * @param endNanos end, in nanoseconds since the download started
  * @param result {@code ok}, {@code lost race}, or {@code error: reason}

@@ -2,8 +2,7 @@ package org.braid.coalloc;
 
 /**
  * The per-download behaviour of a {@link Scheme}: the static plan, who may fetch, block sizes,
- * reaction to finished blocks, and whether idle flows steal. Called with the scheduler's lock
- * held.
+ * reaction to finished blocks, and whether idle flows steal. Called with the scheduler's lock held.
  */
 abstract class BlockPolicy {
 

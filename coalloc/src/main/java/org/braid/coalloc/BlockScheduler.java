@@ -21,8 +21,10 @@ import java.util.function.LongSupplier;
 final class BlockScheduler {
   /** A consecutive failure count at which a replica is dropped even for retryable errors. */
   static final int MAX_CONSECUTIVE_FAILURES = 4;
+
   /** Smallest range worth a separate request (aggressive stealing, adaptive blocks). */
   static final long MIN_STEAL = 128 * 1024;
+
   /** Bad pieces after which a replica is dropped. */
   static final int MAX_BAD_PIECES = 3;
 
@@ -55,8 +57,10 @@ final class BlockScheduler {
   private Exception failure;
   private PieceHashes pieces;
   private final BitSet verified = new BitSet();
+
   /** Bad pieces whose block is still being fetched: rejected once the block stops. */
   private final BitSet rejecting = new BitSet();
+
   /** Replicas that wrote bytes of each piece not yet verified (bounded by pieces in flight). */
   private final Map<Integer, BitSet> writers = new HashMap<>();
 
@@ -89,8 +93,8 @@ final class BlockScheduler {
   }
 
   /**
-   * Enables piece verification: the download is finished only once every piece was reported
-   * good with {@link #pieceVerified}. Pieces already entirely done at construction (resumed and
+   * Enables piece verification: the download is finished only once every piece was reported good
+   * with {@link #pieceVerified}. Pieces already entirely done at construction (resumed and
    * re-checked by the caller) count as verified. Call before any worker starts.
    */
   void usePieces(PieceHashes p) {
@@ -127,12 +131,16 @@ final class BlockScheduler {
       }
       for (long[] r : committed().list()) {
         int i = (int) (r[0] / pieces.length());
-        for (i = verified.nextClearBit(i); i < pieces.hex().size(); i = verified.nextClearBit(i + 1)) {
+        for (i = verified.nextClearBit(i);
+            i < pieces.hex().size();
+            i = verified.nextClearBit(i + 1)) {
           long[] pr = pieceRange(i);
           if (pr[0] >= r[1]) {
             break;
           }
-          if (pr[0] >= r[0] && pr[1] <= r[1] && (!rejecting.get(i) || done.contains(pr[0], pr[1]))) {
+          if (pr[0] >= r[0]
+              && pr[1] <= r[1]
+              && (!rejecting.get(i) || done.contains(pr[0], pr[1]))) {
             out.add(i);
           }
         }
@@ -156,8 +164,8 @@ final class BlockScheduler {
   }
 
   /**
-   * Piece {@code i} did not match: its bytes go back to the pool and every replica that wrote
-   * some of them has a failure counted, backs off, and is dropped after {@link #MAX_BAD_PIECES}.
+   * Piece {@code i} did not match: its bytes go back to the pool and every replica that wrote some
+   * of them has a failure counted, backs off, and is dropped after {@link #MAX_BAD_PIECES}.
    */
   void pieceBad(int i, String reason) {
     lock.lock();
@@ -197,8 +205,9 @@ final class BlockScheduler {
           r.badPieces++;
           r.consecutiveFailures++;
           if (r.badPieces >= MAX_BAD_PIECES) {
-            drop(r, r.uri + ": " + r.badPieces + " pieces failed the " + pieces.algorithm()
-                + " check");
+            drop(
+                r,
+                r.uri + ": " + r.badPieces + " pieces failed the " + pieces.algorithm() + " check");
           } else {
             r.backoffUntilNanos =
                 now + TimeUnit.MILLISECONDS.toNanos(250L << Math.min(7, r.consecutiveFailures));
@@ -279,9 +288,9 @@ final class BlockScheduler {
   }
 
   /**
-   * A rate for a flow: measured, else predicted, else the mean of the known ones, else 0;
-   * fading while its open request is silent, so a replica that stops sending (or never starts)
-   * soon looks slow enough for its range to be taken over.
+   * A rate for a flow: measured, else predicted, else the mean of the known ones, else 0; fading
+   * while its open request is silent, so a replica that stops sending (or never starts) soon looks
+   * slow enough for its range to be taken over.
    */
   double rateOf(Flow f, long now) {
     double base;
@@ -401,8 +410,8 @@ final class BlockScheduler {
 
   /**
    * Splits the unfinished block that would take longest, giving the idle flow the tail in
-   * proportion to the two rates; when the rest is too small to split, fetches it from this flow
-   * too and keeps whichever bytes arrive first.
+   * proportion to the two rates; when the rest is too small to split, fetches it from this flow too
+   * and keeps whichever bytes arrive first.
    */
   private Lease steal(Flow thief, long now) {
     Block best = null;
@@ -584,8 +593,8 @@ final class BlockScheduler {
   }
 
   /**
-   * Records a block once it is fully written (even while a slower duplicate still runs), or
-   * once nobody fetches it any more: the written prefix is done, the rest returns to the pool.
+   * Records a block once it is fully written (even while a slower duplicate still runs), or once
+   * nobody fetches it any more: the written prefix is done, the rest returns to the pool.
    */
   private void settle(Block b) {
     if (b.recorded) {

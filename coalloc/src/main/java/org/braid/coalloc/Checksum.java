@@ -66,7 +66,9 @@ public record Checksum(String algorithm, String hex) {
         return "adler32";
       default:
         throw new IllegalArgumentException(
-            "unknown checksum algorithm '" + algorithm + "' (use sha256, sha512, sha1, md5 or adler32)");
+            "unknown checksum algorithm '"
+                + algorithm
+                + "' (use sha256, sha512, sha1, md5 or adler32)");
     }
   }
 

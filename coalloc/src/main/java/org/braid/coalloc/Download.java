@@ -12,8 +12,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * Downloads one file from several replicas at once: the module's entry point. Build with
- * {@link #builder()}, then {@link #run()}:
+ * Downloads one file from several replicas at once: the module's entry point. Build with {@link
+ * #builder()}, then {@link #run()}:
  *
  * <pre>{@code
  * DownloadReport r = Download.builder()
@@ -23,10 +23,10 @@ import java.util.function.Function;
  *     .run();
  * }</pre>
  *
- * <p>The file is written to {@code OUT.part} and renamed to {@code OUT} only after every byte
- * is in and the digests are checked. A control file {@code OUT.braid-ctl} records the finished
- * ranges, so running the same download again after a crash fetches only what is missing.
- * Memory use does not depend on the file size (one 64 KiB buffer per connection).
+ * <p>The file is written to {@code OUT.part} and renamed to {@code OUT} only after every byte is in
+ * and the digests are checked. A control file {@code OUT.braid-ctl} records the finished ranges, so
+ * running the same download again after a crash fetches only what is missing. Memory use does not
+ * depend on the file size (one 64 KiB buffer per connection).
  */
 public final class Download {
   private final Builder b;
@@ -59,8 +59,8 @@ public final class Download {
   }
 
   /**
-   * Stops a running download from another thread (e.g. on Ctrl-C): the finished ranges are
-   * saved in the control file and {@link #run()} throws a {@link DownloadException}.
+   * Stops a running download from another thread (e.g. on Ctrl-C): the finished ranges are saved in
+   * the control file and {@link #run()} throws a {@link DownloadException}.
    */
   public void cancel() {
     cancelled = true;
@@ -123,8 +123,8 @@ public final class Download {
     }
 
     /**
-     * Predicted rates from the broker, for some or all sources. Default: none (the adaptive
-     * scheme then learns the rates; history-based needs them).
+     * Predicted rates from the broker, for some or all sources. Default: none (the adaptive scheme
+     * then learns the rates; history-based needs them).
      */
     public Builder predictedRates(List<PredictedRate> r) {
       this.rates = List.copyOf(r);
@@ -161,10 +161,9 @@ public final class Download {
      * is read back from the part file and checked as soon as all its bytes are written: a piece
      * that does not match goes back to the pool to be fetched again, preferably from another
      * replica, and every replica that wrote bytes of it has a failure counted (backs off; dropped
-     * after 3 bad pieces). The file is renamed only once
-     * every piece matched. On resume, only whole pieces that match again are kept. The number of
-     * digests must fit the file size the replicas report, else {@link #run()} fails. Default:
-     * none.
+     * after 3 bad pieces). The file is renamed only once every piece matched. On resume, only whole
+     * pieces that match again are kept. The number of digests must fit the file size the replicas
+     * report, else {@link #run()} fails. Default: none.
      */
     public Builder pieces(PieceHashes p) {
       this.pieces = p;
@@ -196,8 +195,8 @@ public final class Download {
     }
 
     /**
-     * Makes the range source for each URL, for protocols beyond the built-in ones. Default:
-     * {@link RangeSource#of}.
+     * Makes the range source for each URL, for protocols beyond the built-in ones. Default: {@link
+     * RangeSource#of}.
      */
     public Builder sourceFactory(Function<URI, RangeSource> f) {
       this.sourceFactory = f;

@@ -20,6 +20,7 @@ final class Engine {
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
   static final int BUFFER = 64 * 1024;
   private static final long CHECKPOINT_NANOS = TimeUnit.SECONDS.toNanos(1);
+
   /** The most the supervisor hashes per pass (about 30 ms with SHA-256 instructions). */
   private static final long HASH_STEP = 64L << 20;
 
@@ -36,7 +37,8 @@ final class Engine {
     // a label for log lines and journal entries, not a secret (SecureRandom would load the
     // security providers before the first request)
     this.id =
-        java.util.HexFormat.of().toHexDigits(java.util.concurrent.ThreadLocalRandom.current().nextInt());
+        java.util.HexFormat.of()
+            .toHexDigits(java.util.concurrent.ThreadLocalRandom.current().nextInt());
   }
 
   void cancel() {
@@ -52,7 +54,8 @@ final class Engine {
     List<RangeSource> sources = new ArrayList<>();
     try {
       for (URI u : uris) {
-        sources.add(b.sourceFactory != null ? b.sourceFactory.apply(u) : RangeSource.of(u, b.options));
+        sources.add(
+            b.sourceFactory != null ? b.sourceFactory.apply(u) : RangeSource.of(u, b.options));
       }
       return run(uris, sources);
     } finally {
@@ -72,7 +75,8 @@ final class Engine {
     String[] errors = new String[n];
     long probeStart = System.nanoTime();
     probeAll(sources, probed, errors);
-    LOG.debug("[{}] probed {} replicas in {} ms", id, n, (System.nanoTime() - probeStart) / 1_000_000);
+    LOG.debug(
+        "[{}] probed {} replicas in {} ms", id, n, (System.nanoTime() - probeStart) / 1_000_000);
     long size = majoritySize(probed);
     List<Replica> replicas = new ArrayList<>();
     Map<URI, Validators> validators = new LinkedHashMap<>();
@@ -175,7 +179,13 @@ final class Engine {
       if (!s.complete()) {
         String why = failure == null ? "download incomplete" : OneLine.of(failure);
         throw new DownloadException(
-            why + " (" + s.committedBytes() + " of " + size + " bytes kept in " + part.part
+            why
+                + " ("
+                + s.committedBytes()
+                + " of "
+                + size
+                + " bytes kept in "
+                + part.part
                 + "; run again to resume)",
             failure);
       }
@@ -233,7 +243,8 @@ final class Engine {
     while (!s.complete() && s.failure() == null && workers.stream().anyMatch(Thread::isAlive)) {
       s.awaitChange(TimeUnit.MILLISECONDS.toNanos(100));
       verifyPieces(s, part);
-      // hash the final leading bytes now, a bounded step per pass, so that little is left at the end
+      // hash the final leading bytes now, a bounded step per pass, so that little is left at the
+      // end
       hasher.advance(Math.min(s.stablePrefix(), hasher.hashed() + HASH_STEP));
       long now = System.nanoTime();
       if (now - lastCheckpoint >= CHECKPOINT_NANOS) {
@@ -276,8 +287,18 @@ final class Engine {
         s.pieceVerified(i);
       } else {
         String why =
-            "piece " + i + " (bytes " + r[0] + "-" + r[1] + ") " + b.pieces.algorithm()
-                + " mismatch: expected " + want + ", got " + got;
+            "piece "
+                + i
+                + " (bytes "
+                + r[0]
+                + "-"
+                + r[1]
+                + ") "
+                + b.pieces.algorithm()
+                + " mismatch: expected "
+                + want
+                + ", got "
+                + got;
         LOG.warn("[{}] {}; fetching it again", id, why);
         s.pieceBad(i, why);
       }
@@ -298,8 +319,12 @@ final class Engine {
         if (part.digest(p.algorithm(), ps, pe).equals(p.hex().get(i))) {
           kept.add(ps, pe);
         } else {
-          LOG.warn("[{}] resumed piece {} (bytes {}-{}) does not match, fetching it again",
-              id, i, ps, pe);
+          LOG.warn(
+              "[{}] resumed piece {} (bytes {}-{}) does not match, fetching it again",
+              id,
+              i,
+              ps,
+              pe);
         }
       }
     }
@@ -432,8 +457,10 @@ final class Engine {
                   probed[k] = sources.get(k).probe();
                 } catch (IOException | RuntimeException e) {
                   String m = OneLine.of(e);
-                  errors[k] = m.startsWith(sources.get(k).uri().toString()) ? m
-                      : sources.get(k).uri() + ": " + m;
+                  errors[k] =
+                      m.startsWith(sources.get(k).uri().toString())
+                          ? m
+                          : sources.get(k).uri() + ": " + m;
                 }
               },
               "braid-" + id + "-probe" + i);

@@ -9,17 +9,19 @@ import java.nio.channels.ReadableByteChannel;
 import java.time.Duration;
 
 /**
- * The body of one range answer, whatever the protocol: exactly {@code length} bytes from a
- * stream, or a {@link SourceException} that says what went wrong after how many bytes. Protocols
- * say how their stream ends ({@link #complete}) and how they close ({@link #close}).
+ * The body of one range answer, whatever the protocol: exactly {@code length} bytes from a stream,
+ * or a {@link SourceException} that says what went wrong after how many bytes. Protocols say how
+ * their stream ends ({@link #complete}) and how they close ({@link #close}).
  */
 abstract class ExactBody implements ReadableByteChannel {
   final URI uri;
   final InputStream in;
   final long length;
   private final Duration stallTimeout;
+
   /** What the failures call the stream and its connection: "body" and "connection" (HTTP). */
   private final String stream;
+
   private final String connection;
   long read;
   private byte[] buf;
@@ -49,7 +51,13 @@ abstract class ExactBody implements ReadableByteChannel {
   SourceException broken(IOException e) {
     return new SourceException.ConnectionException(
         uri,
-        connection + " failed after " + read + " of " + length + " bytes: " + HttpRangeSource.describe(e),
+        connection
+            + " failed after "
+            + read
+            + " of "
+            + length
+            + " bytes: "
+            + HttpRangeSource.describe(e),
         e);
   }
 
@@ -82,7 +90,12 @@ abstract class ExactBody implements ReadableByteChannel {
     } catch (SocketTimeoutException e) {
       throw new SourceException.StalledException(
           uri,
-          "stalled: no data for " + stallTimeout.toSeconds() + " s after " + read + " of " + length
+          "stalled: no data for "
+              + stallTimeout.toSeconds()
+              + " s after "
+              + read
+              + " of "
+              + length
               + " bytes",
           e);
     } catch (IOException e) {

@@ -10,8 +10,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * A replica on a local or mounted file system ({@code file:} URL). Each range opens the file
- * and reads with positional reads. The size is checked against the probe on every open.
+ * A replica on a local or mounted file system ({@code file:} URL). Each range opens the file and
+ * reads with positional reads. The size is checked against the probe on every open.
  */
 public final class FileRangeSource implements RangeSource {
   private final URI uri;

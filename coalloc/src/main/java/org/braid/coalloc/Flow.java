@@ -2,8 +2,8 @@ package org.braid.coalloc;
 
 /**
  * One connection to one replica: the unit the schemes balance (the paper's "flow"). Rates are
- * exponentially weighted moving averages of delivered bytes per second; guarded by the
- * scheduler's lock unless noted.
+ * exponentially weighted moving averages of delivered bytes per second; guarded by the scheduler's
+ * lock unless noted.
  */
 final class Flow {
   /** Time constant of the rate average, in nanoseconds. */
@@ -16,9 +16,12 @@ final class Flow {
 
   /** Current rate estimate in bytes per second; the prediction until measured. */
   double rate;
+
   boolean measured;
+
   /** Last measured time from request to first byte, in nanoseconds. */
   long latencyNanos = -1;
+
   long lastProgressNanos;
   Lease current;
 
@@ -60,8 +63,8 @@ final class Flow {
   }
 
   /**
-   * The factor by which an estimate fades while the flow's open request has been silent for
-   * longer than the time constant (before its first byte too): 1 otherwise.
+   * The factor by which an estimate fades while the flow's open request has been silent for longer
+   * than the time constant (before its first byte too): 1 otherwise.
    */
   double fade(long now) {
     long silent = now - lastProgressNanos;
@@ -97,9 +100,9 @@ final class Flow {
   }
 
   /**
-   * A request ended: the next one starts a new window (the gap is not transfer time). A flow
-   * whose requests were all shorter than a window takes the request's own rate, latency
-   * included, so that it is not mistaken for an unknown one.
+   * A request ended: the next one starts a new window (the gap is not transfer time). A flow whose
+   * requests were all shorter than a window takes the request's own rate, latency included, so that
+   * it is not mistaken for an unknown one.
    */
   void endRequest(Lease l, long now) {
     windowStart = -1;

@@ -2,7 +2,6 @@ package org.braid.coalloc;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -10,7 +9,6 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URLDecoder;
-import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -19,11 +17,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A GridFTP (or plain FTP) replica read with partial retrieves: {@code ERET P offset length}
- * in stream mode (paper 003, section 4.2), falling back to {@code REST} + {@code RETR} when the
- * server does not know ERET. Logs in anonymously ({@code USER anonymous}), so the server must
- * allow it (globus-gridftp-server {@code -aa}); GSI authentication is not implemented. Control
- * connections are kept logged in and reused. Thread-safe.
+ * A GridFTP (or plain FTP) replica read with partial retrieves: {@code ERET P offset length} in
+ * stream mode (paper 003, section 4.2), falling back to {@code REST} + {@code RETR} when the server
+ * does not know ERET. Logs in anonymously ({@code USER anonymous}), so the server must allow it
+ * (globus-gridftp-server {@code -aa}); GSI authentication is not implemented. Control connections
+ * are kept logged in and reused. Thread-safe.
  */
 public final class GridFtpRangeSource implements RangeSource {
   private static final Pattern PASV =
@@ -130,14 +128,14 @@ public final class GridFtpRangeSource implements RangeSource {
       }
       release(s, false);
       if (e instanceof SocketTimeoutException) {
-        throw new SourceException.StalledException(uri, "no answer within "
-            + options.stallTimeout().toSeconds() + " s", e);
+        throw new SourceException.StalledException(
+            uri, "no answer within " + options.stallTimeout().toSeconds() + " s", e);
       }
       if (e instanceof SourceException || !(e instanceof IOException)) {
         throw e;
       }
-      throw new SourceException.ConnectionException(uri, "request failed: "
-          + HttpRangeSource.describe((IOException) e), e);
+      throw new SourceException.ConnectionException(
+          uri, "request failed: " + HttpRangeSource.describe((IOException) e), e);
     }
   }
 
@@ -167,10 +165,12 @@ public final class GridFtpRangeSource implements RangeSource {
   }
 
   private Session login() throws IOException {
-    int port = uri.getPort() > 0 ? uri.getPort() : uri.getScheme().equalsIgnoreCase("ftp") ? 21 : 2811;
+    int port =
+        uri.getPort() > 0 ? uri.getPort() : uri.getScheme().equalsIgnoreCase("ftp") ? 21 : 2811;
     Socket sock = new Socket();
     try {
-      sock.connect(new InetSocketAddress(uri.getHost(), port), (int) options.connectTimeout().toMillis());
+      sock.connect(
+          new InetSocketAddress(uri.getHost(), port), (int) options.connectTimeout().toMillis());
       sock.setSoTimeout((int) options.stallTimeout().toMillis());
       Session s = new Session(sock);
       Reply hello = s.read();
@@ -182,8 +182,11 @@ public final class GridFtpRangeSource implements RangeSource {
         user = s.command("PASS braid@");
       }
       if (user.code != 230) {
-        throw new SourceException(uri, "anonymous login refused (" + user
-            + "); braid speaks GridFTP without GSI only", false, null);
+        throw new SourceException(
+            uri,
+            "anonymous login refused (" + user + "); braid speaks GridFTP without GSI only",
+            false,
+            null);
       }
       Reply type = s.command("TYPE I");
       if (type.code != 200) {
@@ -195,8 +198,8 @@ public final class GridFtpRangeSource implements RangeSource {
       throw e;
     } catch (IOException e) {
       sock.close();
-      throw new SourceException.ConnectionException(uri, "connect failed: "
-          + HttpRangeSource.describe(e), e);
+      throw new SourceException.ConnectionException(
+          uri, "connect failed: " + HttpRangeSource.describe(e), e);
     }
   }
 
@@ -226,7 +229,8 @@ public final class GridFtpRangeSource implements RangeSource {
 
     Session(Socket sock) throws IOException {
       this.sock = sock;
-      this.in = new BufferedReader(new InputStreamReader(sock.getInputStream(), StandardCharsets.UTF_8));
+      this.in =
+          new BufferedReader(new InputStreamReader(sock.getInputStream(), StandardCharsets.UTF_8));
       this.out = sock.getOutputStream();
     }
 

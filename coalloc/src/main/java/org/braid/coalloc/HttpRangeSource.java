@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Files;
 import java.security.GeneralSecurityException;
@@ -36,14 +35,15 @@ import org.apache.hc.core5.util.Timeout;
 /**
  * An HTTP or HTTPS replica read with range requests over pooled keep-alive connections (Apache
  * HttpClient 5, classic API). Every response is checked: status 206, {@code Content-Range} and
- * {@code Content-Length} equal to the request, {@code ETag} and {@code Last-Modified} equal to
- * the probe's, and a body of exactly the requested length. Thread-safe.
+ * {@code Content-Length} equal to the request, {@code ETag} and {@code Last-Modified} equal to the
+ * probe's, and a body of exactly the requested length. Thread-safe.
  */
 public final class HttpRangeSource implements RangeSource {
   private static final Pattern CONTENT_RANGE =
       Pattern.compile("bytes\\s+(\\d+)-(\\d+)/(\\d+|\\*)", Pattern.CASE_INSENSITIVE);
   private static final Pattern UNSATISFIED_RANGE =
       Pattern.compile("bytes\\s+\\*/(\\d+)", Pattern.CASE_INSENSITIVE);
+
   /** Remainders at most this long are read to the end so the connection can be reused. */
   private static final long DRAIN_LIMIT = 64 * 1024;
 
@@ -53,8 +53,8 @@ public final class HttpRangeSource implements RangeSource {
   private volatile Validators probed;
 
   /**
-   * Creates a source with its own connection pool of {@link
-   * SourceOptions#connectionsPerSource()} connections (plus one for probes).
+   * Creates a source with its own connection pool of {@link SourceOptions#connectionsPerSource()}
+   * connections (plus one for probes).
    *
    * @throws IllegalArgumentException if the URL is not http(s) or the TLS material is unusable
    */
@@ -174,7 +174,10 @@ public final class HttpRangeSource implements RangeSource {
       Validators v;
       if (status == 206) {
         Matcher m = contentRange(r);
-        if (m == null || m.group(3).equals("*") || !m.group(1).equals("0") || !m.group(2).equals("0")) {
+        if (m == null
+            || m.group(3).equals("*")
+            || !m.group(1).equals("0")
+            || !m.group(2).equals("0")) {
           throw new SourceException.BadRangeException(
               uri, "probe answer has no usable Content-Range: " + header(r, "Content-Range"));
         }
@@ -302,8 +305,7 @@ public final class HttpRangeSource implements RangeSource {
       throw new SourceException.StalledException(
           uri, "no answer within " + options.stallTimeout().toSeconds() + " s", e);
     } catch (IOException e) {
-      throw new SourceException.ConnectionException(
-          uri, "request failed: " + describe(e), e);
+      throw new SourceException.ConnectionException(uri, "request failed: " + describe(e), e);
     }
   }
 

@@ -42,8 +42,7 @@ final class Journal {
       return Path.of(j);
     }
     String xdg = env.get("XDG_DATA_HOME");
-    Path base =
-        xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(userHome, ".local", "share");
+    Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(userHome, ".local", "share");
     return base.resolve("braid").resolve("journal.jsonl");
   }
 
@@ -57,10 +56,10 @@ final class Journal {
 
   /**
    * Appends one line per request that put bytes into the file, and one per failed request: the
-   * {@code bytes} of all lines of a download add up to the file size (less any resumed part,
-   * plus the bytes of pieces that failed their piece hash and were fetched again). A failed piece
-   * hash gives one line with {@code bytes} 0 and an {@code error: piece ...} result per replica
-   * that wrote some of the piece.
+   * {@code bytes} of all lines of a download add up to the file size (less any resumed part, plus
+   * the bytes of pieces that failed their piece hash and were fetched again). A failed piece hash
+   * gives one line with {@code bytes} 0 and an {@code error: piece ...} result per replica that
+   * wrote some of the piece.
    */
   void append(List<BlockEvent> events, List<URI> uris, long fileSize, Instant start)
       throws IOException {
@@ -79,11 +78,8 @@ final class Journal {
       Files.createDirectories(dir);
     }
     try (FileChannel ch =
-            FileChannel.open(
-                path,
-                StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND)) {
+        FileChannel.open(
+            path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
       FileLock lock = ch.lock();
       ByteBuffer b = ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.UTF_8));
       while (b.hasRemaining()) {

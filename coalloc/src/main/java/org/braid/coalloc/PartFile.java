@@ -199,11 +199,11 @@ final class PartFile implements Closeable {
   }
 
   /**
-   * Digests fed in file order from a start offset. For the whole file they are computed while
-   * the download runs: {@link #advance} hashes from where it stopped up to a position below
-   * which the file no longer changes (read back from the page cache), so that only the last
-   * stretch is left to hash when the download completes. Not thread-safe; one caller (the
-   * download's supervisor) drives it.
+   * Digests fed in file order from a start offset. For the whole file they are computed while the
+   * download runs: {@link #advance} hashes from where it stopped up to a position below which the
+   * file no longer changes (read back from the page cache), so that only the last stretch is left
+   * to hash when the download completes. Not thread-safe; one caller (the download's supervisor)
+   * drives it.
    */
   final class RunningDigests {
     private final List<MessageDigest> mds = new ArrayList<>();

@@ -12,8 +12,8 @@ import java.util.regex.Pattern;
  * Each piece is checked as soon as all its bytes are written; a piece that does not match is
  * fetched again and the replicas that wrote it are penalised.
  *
- * @param algorithm {@code sha-256}, {@code sha-1}, {@code sha-512}, {@code md5} or {@code
- *     adler32} (spellings as accepted by {@link Checksum#normalise})
+ * @param algorithm {@code sha-256}, {@code sha-1}, {@code sha-512}, {@code md5} or {@code adler32}
+ *     (spellings as accepted by {@link Checksum#normalise})
  * @param length piece length in bytes, positive
  * @param hex one lower-case hexadecimal digest per piece, in file order
  */
@@ -37,8 +37,14 @@ public record PieceHashes(String algorithm, long length, List<String> hex) {
       String v = Objects.requireNonNull(s, "piece digest").trim().toLowerCase(Locale.ROOT);
       if (v.length() != want || !HEX.matcher(v).matches()) {
         throw new IllegalArgumentException(
-            algorithm + " piece " + h.size() + " digest must be " + want
-                + " hexadecimal digits: '" + v + "'");
+            algorithm
+                + " piece "
+                + h.size()
+                + " digest must be "
+                + want
+                + " hexadecimal digits: '"
+                + v
+                + "'");
       }
       h.add(v);
     }
@@ -59,8 +65,15 @@ public record PieceHashes(String algorithm, long length, List<String> hex) {
     long want = piecesFor(size);
     if (want != hex.size()) {
       throw new IllegalArgumentException(
-          "piece hashes: " + hex.size() + " digests given, but a " + size + "-byte file has "
-              + want + " pieces of " + length + " bytes");
+          "piece hashes: "
+              + hex.size()
+              + " digests given, but a "
+              + size
+              + "-byte file has "
+              + want
+              + " pieces of "
+              + length
+              + " bytes");
     }
   }
 
@@ -69,7 +82,8 @@ public record PieceHashes(String algorithm, long length, List<String> hex) {
       return Checksum.normalise(algorithm);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "unknown piece hash algorithm '" + algorithm
+          "unknown piece hash algorithm '"
+              + algorithm
               + "' (use sha-256, sha-1, sha-512, md5 or adler32)");
     }
   }

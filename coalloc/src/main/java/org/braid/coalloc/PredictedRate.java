@@ -4,9 +4,9 @@ import java.net.URI;
 import java.util.Objects;
 
 /**
- * A forecast transfer rate from one replica to this client, as the broker's plan provides it.
- * The history-based scheme splits the file in proportion to these rates; the default scheme
- * sizes its first blocks from them.
+ * A forecast transfer rate from one replica to this client, as the broker's plan provides it. The
+ * history-based scheme splits the file in proportion to these rates; the default scheme sizes its
+ * first blocks from them.
  *
  * @param uri the replica
  * @param bytesPerSecond the predicted rate, positive

@@ -8,10 +8,11 @@ import java.util.List;
  * @param bytesDone bytes of the file written so far (including resumed ones)
  * @param size the file size
  * @param elapsedSeconds seconds since the transfer started
- * @param replicaRates receive rate per replica in bytes per second over about the last second,
- *     in replica order
+ * @param replicaRates receive rate per replica in bytes per second over about the last second, in
+ *     replica order
  */
-public record Progress(long bytesDone, long size, double elapsedSeconds, List<Double> replicaRates) {
+public record Progress(
+    long bytesDone, long size, double elapsedSeconds, List<Double> replicaRates) {
   /** Copies the list. */
   public Progress {
     replicaRates = List.copyOf(replicaRates);

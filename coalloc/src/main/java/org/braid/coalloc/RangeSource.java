@@ -10,8 +10,8 @@ import java.nio.channels.ReadableByteChannel;
  * download opens several ranges of the same source at once, one per connection.
  *
  * <p>Every channel returned by {@link #open} delivers exactly the requested bytes: it throws a
- * {@link SourceException} rather than return fewer or more, and it checks that the response
- * belongs to the version of the file given by {@link #probe}.
+ * {@link SourceException} rather than return fewer or more, and it checks that the response belongs
+ * to the version of the file given by {@link #probe}.
  */
 public interface RangeSource extends Closeable {
 
@@ -24,8 +24,8 @@ public interface RangeSource extends Closeable {
   }
 
   /**
-   * Asks the replica for its size and validators. Later {@link #open} calls check their
-   * responses against the answer.
+   * Asks the replica for its size and validators. Later {@link #open} calls check their responses
+   * against the answer.
    *
    * @throws SourceException if the replica cannot be reached or does not support ranges
    * @throws IOException on other I/O failures
@@ -43,13 +43,14 @@ public interface RangeSource extends Closeable {
   ReadableByteChannel open(long offset, long length) throws IOException;
 
   /**
-   * Opens a source for the URL: {@code http}, {@code https}, {@code gsiftp}, {@code ftp} and
-   * {@code file} are supported.
+   * Opens a source for the URL: {@code http}, {@code https}, {@code gsiftp}, {@code ftp} and {@code
+   * file} are supported.
    *
    * @throws IllegalArgumentException if the scheme is not supported
    */
   static RangeSource of(URI uri, SourceOptions options) {
-    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+    String scheme =
+        uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
     switch (scheme) {
       case "http":
       case "https":
@@ -61,7 +62,10 @@ public interface RangeSource extends Closeable {
         return new GridFtpRangeSource(uri, options);
       default:
         throw new IllegalArgumentException(
-            "unsupported URL scheme '" + scheme + "' in " + uri
+            "unsupported URL scheme '"
+                + scheme
+                + "' in "
+                + uri
                 + " (use http, https, gsiftp, ftp or file)");
     }
   }

@@ -6,6 +6,7 @@ import java.net.URI;
 final class Replica {
   final int index;
   final URI uri;
+
   /** Predicted bytes per second, or 0 when unknown. */
   final double predictedRate;
 
@@ -14,8 +15,10 @@ final class Replica {
   int consecutiveFailures;
   int failures;
   long backoffUntilNanos;
+
   /** Pieces this replica wrote that failed their hash check (scheduler lock). */
   int badPieces;
+
   /** Byte ranges of those pieces: refetched from another replica when one is left. */
   final RangeSet badRanges = new RangeSet();
 

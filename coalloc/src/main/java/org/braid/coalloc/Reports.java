@@ -32,8 +32,8 @@ public final class Reports {
 
   /**
    * The report as one JSON object: {@code bytes}, {@code seconds}, {@code throughput}, {@code
-   * sha256}, and per replica {@code url}, {@code bytes}, {@code blocks}, {@code meanRate},
-   * {@code idleSeconds}, among others.
+   * sha256}, and per replica {@code url}, {@code bytes}, {@code blocks}, {@code meanRate}, {@code
+   * idleSeconds}, among others.
    */
   public static String json(DownloadReport r) {
     StringBuilder sb = new StringBuilder("{");
@@ -86,7 +86,12 @@ public final class Reports {
     sb.append(String.format(Locale.ROOT, "sha256 %s%n", r.sha256()));
     sb.append(
         String.format(
-            Locale.ROOT, "  %-44s %10s %6s %12s %8s%n", "replica", "bytes", "blocks", "mean rate",
+            Locale.ROOT,
+            "  %-44s %10s %6s %12s %8s%n",
+            "replica",
+            "bytes",
+            "blocks",
+            "mean rate",
             "idle s"));
     for (ReplicaReport p : r.replicas()) {
       sb.append(
@@ -104,8 +109,8 @@ public final class Reports {
   }
 
   /**
-   * Writes every request: replica, connection, range, bytes written, start and end seconds,
-   * result. CSV when the name ends in {@code .csv}, else one JSON object per line.
+   * Writes every request: replica, connection, range, bytes written, start and end seconds, result.
+   * CSV when the name ends in {@code .csv}, else one JSON object per line.
    *
    * @throws IOException if the file cannot be written
    */
@@ -152,8 +157,8 @@ public final class Reports {
   }
 
   /**
-   * Draws a timeline PNG: one row per connection, one bar per request coloured by replica
-   * (outlined red when it failed, pale when another replica delivered its bytes first).
+   * Draws a timeline PNG: one row per connection, one bar per request coloured by replica (outlined
+   * red when it failed, pale when another replica delivered its bytes first).
    *
    * @throws IOException if the file cannot be written
    */
@@ -207,7 +212,8 @@ public final class Reports {
             continue;
           }
           int x0 = left + (int) (e.startNanos() / 1e9 * scale);
-          int x1 = left + (int) Math.max(e.endNanos() / 1e9 * scale, e.startNanos() / 1e9 * scale + 1);
+          int x1 =
+              left + (int) Math.max(e.endNanos() / 1e9 * scale, e.startNanos() / 1e9 * scale + 1);
           Color c = Palette.COLORS[rep % Palette.COLORS.length];
           if (e.written() == 0) {
             c = new Color(c.getRed(), c.getGreen(), c.getBlue(), 70);
@@ -277,7 +283,9 @@ public final class Reports {
       b /= 1024;
       i++;
     }
-    return i == 0 ? String.format(Locale.ROOT, "%.0f B", b) : String.format(Locale.ROOT, "%.1f %s", b, u[i]);
+    return i == 0
+        ? String.format(Locale.ROOT, "%.0f B", b)
+        : String.format(Locale.ROOT, "%.1f %s", b, u[i]);
   }
 
   /** A rate in megabits per second, e.g. {@code 80.0 Mbit/s}. */

@@ -26,8 +26,8 @@ public sealed interface Scheme permits BlockPolicy.Spec {
   }
 
   /**
-   * History-based (4.3.2): flow i fetches s_i = B_i / A * S, where B_i is its predicted rate and
-   * A the sum of all. Needs a {@link PredictedRate} for every replica.
+   * History-based (4.3.2): flow i fetches s_i = B_i / A * S, where B_i is its predicted rate and A
+   * the sum of all. Needs a {@link PredictedRate} for every replica.
    */
   static Scheme historyBased() {
     return new BlockPolicy.Spec("history", 0);
@@ -44,9 +44,9 @@ public sealed interface Scheme permits BlockPolicy.Spec {
   }
 
   /**
-   * Aggressive load balancing (4.3.3): block unit S/k; a flow that delivers a block faster than
-   * the running maximum rate doubles its block size and resets the maximum, a slower one goes
-   * back to one unit, one slower than a quarter of the maximum is no longer used.
+   * Aggressive load balancing (4.3.3): block unit S/k; a flow that delivers a block faster than the
+   * running maximum rate doubles its block size and resets the maximum, a slower one goes back to
+   * one unit, one slower than a quarter of the maximum is no longer used.
    *
    * @throws IllegalArgumentException if k is not positive
    */
@@ -55,10 +55,10 @@ public sealed interface Scheme permits BlockPolicy.Spec {
   }
 
   /**
-   * Braid's default: aggressive balancing seeded from predicted rates that never waits on a
-   * slow replica at the end. Block sizes follow each flow's share of the remaining time; an idle
-   * flow splits the unfinished block that would finish last, and fetches a small remainder from
-   * its own replica too, keeping whichever bytes arrive first.
+   * Braid's default: aggressive balancing seeded from predicted rates that never waits on a slow
+   * replica at the end. Block sizes follow each flow's share of the remaining time; an idle flow
+   * splits the unfinished block that would finish last, and fetches a small remainder from its own
+   * replica too, keeping whichever bytes arrive first.
    */
   static Scheme adaptive() {
     return new BlockPolicy.Spec("adaptive", 0);

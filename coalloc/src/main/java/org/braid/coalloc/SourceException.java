@@ -5,8 +5,8 @@ import java.net.URI;
 
 /**
  * A replica failed to deliver a range correctly. Subclasses say how; {@link #retryable()} says
- * whether the same replica may be asked again after a back-off (a reset, a 5xx, a stall) or must
- * be dropped (it ignores ranges, lies about them, or serves a different version of the file).
+ * whether the same replica may be asked again after a back-off (a reset, a 5xx, a stall) or must be
+ * dropped (it ignores ranges, lies about them, or serves a different version of the file).
  */
 public class SourceException extends IOException {
   private final URI uri;
@@ -61,8 +61,8 @@ public class SourceException extends IOException {
   }
 
   /**
-   * The body ended before the requested length (retryable: the connection was cut) or ran past
-   * it (not retryable: the server does not answer what was asked).
+   * The body ended before the requested length (retryable: the connection was cut) or ran past it
+   * (not retryable: the server does not answer what was asked).
    */
   public static final class BodyLengthException extends SourceException {
     /** Creates the exception for a body that ended early. */

@@ -15,7 +15,8 @@ final class StaticPolicies {
     long[] out = new long[weights.length];
     long given = 0;
     for (int i = 0; i < weights.length; i++) {
-      out[i] = i == weights.length - 1 ? total - given : (long) Math.floor(total * weights[i] / sum);
+      out[i] =
+          i == weights.length - 1 ? total - given : (long) Math.floor(total * weights[i] / sum);
       given += out[i];
     }
     return out;

@@ -9,9 +9,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The default scheme in simulated time (no wall clock): four mirrors at 80, 40, 20 and 10
- * Mbit/s, the issue's goal of 97% of the summed rates, static and with two mirrors swapping
- * speeds; and a small file never slower than the best mirror alone.
+ * The default scheme in simulated time (no wall clock): four mirrors at 80, 40, 20 and 10 Mbit/s,
+ * the issue's goal of 97% of the summed rates, static and with two mirrors swapping speeds; and a
+ * small file never slower than the best mirror alone.
  */
 class AdaptiveSimulationTest {
   private static final double MBIT = 1e6 / 8;
@@ -45,7 +45,8 @@ class AdaptiveSimulationTest {
         Simulator.run(size, mirrors(latency, swapAt, predicted), 1, Scheme.adaptive(), false, 100);
     double bound = size / (150 * MBIT);
     double efficiency = bound / r.seconds;
-    System.out.printf("latency %.3f swap %.0f predicted %s: %.3f s, %.1f%% of the sum%n",
+    System.out.printf(
+        "latency %.3f swap %.0f predicted %s: %.3f s, %.1f%% of the sum%n",
         latency, swapAt, predicted, r.seconds, efficiency * 100);
     assertTrue(r.complete);
     assertTrue(efficiency >= 0.97, "efficiency " + efficiency);
@@ -60,13 +61,15 @@ class AdaptiveSimulationTest {
   })
   void adaptive_smallFileWithoutPredictions_atMostOneLatencySlower(long size, double latency) {
     Simulator.Result single =
-        Simulator.run(size, mirrors(latency, 1e9, true).subList(0, 1), 1, Scheme.singleBest(),
-            false, 100);
+        Simulator.run(
+            size, mirrors(latency, 1e9, true).subList(0, 1), 1, Scheme.singleBest(), false, 100);
     Simulator.Result co =
         Simulator.run(size, mirrors(latency, 1e9, false), 1, Scheme.adaptive(), false, 100);
-    System.out.printf("no predictions, %d bytes latency %.3f: single %.3f s, adaptive %.3f s%n",
+    System.out.printf(
+        "no predictions, %d bytes latency %.3f: single %.3f s, adaptive %.3f s%n",
         size, latency, single.seconds, co.seconds);
-    assertTrue(co.seconds <= single.seconds + latency + Simulator.STEP_NANOS / 1e9,
+    assertTrue(
+        co.seconds <= single.seconds + latency + Simulator.STEP_NANOS / 1e9,
         "adaptive " + co.seconds + " s, best single " + single.seconds + " s");
   }
 
@@ -79,13 +82,15 @@ class AdaptiveSimulationTest {
   })
   void adaptive_smallFile_neverSlowerThanBestSingleMirror(long size, double latency) {
     Simulator.Result single =
-        Simulator.run(size, mirrors(latency, 1e9, true).subList(0, 1), 1, Scheme.singleBest(),
-            false, 100);
+        Simulator.run(
+            size, mirrors(latency, 1e9, true).subList(0, 1), 1, Scheme.singleBest(), false, 100);
     Simulator.Result co =
         Simulator.run(size, mirrors(latency, 1e9, true), 1, Scheme.adaptive(), false, 100);
-    System.out.printf("%d bytes latency %.3f: single %.3f s, adaptive %.3f s%n",
+    System.out.printf(
+        "%d bytes latency %.3f: single %.3f s, adaptive %.3f s%n",
         size, latency, single.seconds, co.seconds);
-    assertTrue(co.seconds <= single.seconds + Simulator.STEP_NANOS / 1e9,
+    assertTrue(
+        co.seconds <= single.seconds + Simulator.STEP_NANOS / 1e9,
         "adaptive " + co.seconds + " s, best single " + single.seconds + " s");
   }
 }

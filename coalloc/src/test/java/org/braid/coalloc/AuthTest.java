@@ -34,11 +34,39 @@ class AuthTest {
   }
 
   static void keypair(String alias, String dname, String file) throws Exception {
-    keytool("-genkeypair", "-alias", alias, "-keyalg", "RSA", "-keysize", "2048", "-dname", dname,
-        "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-keystore", file, "-storetype", "PKCS12",
-        "-storepass", "changeit", "-keypass", "changeit");
-    keytool("-exportcert", "-rfc", "-alias", alias, "-keystore", file, "-storepass", "changeit",
-        "-file", alias + ".pem");
+    keytool(
+        "-genkeypair",
+        "-alias",
+        alias,
+        "-keyalg",
+        "RSA",
+        "-keysize",
+        "2048",
+        "-dname",
+        dname,
+        "-ext",
+        "SAN=ip:127.0.0.1",
+        "-validity",
+        "2",
+        "-keystore",
+        file,
+        "-storetype",
+        "PKCS12",
+        "-storepass",
+        "changeit",
+        "-keypass",
+        "changeit");
+    keytool(
+        "-exportcert",
+        "-rfc",
+        "-alias",
+        alias,
+        "-keystore",
+        file,
+        "-storepass",
+        "changeit",
+        "-file",
+        alias + ".pem");
   }
 
   @BeforeAll
@@ -46,8 +74,19 @@ class AuthTest {
     src = TestFiles.random(dir, "data.bin", 1_000_000, 4);
     keypair("server", "CN=127.0.0.1", "server.p12");
     keypair("client", "CN=braid-client", "client.p12");
-    keytool("-importcert", "-noprompt", "-alias", "client", "-file", "client.pem", "-keystore",
-        "trust.p12", "-storetype", "PKCS12", "-storepass", "changeit");
+    keytool(
+        "-importcert",
+        "-noprompt",
+        "-alias",
+        "client",
+        "-file",
+        "client.pem",
+        "-keystore",
+        "trust.p12",
+        "-storetype",
+        "PKCS12",
+        "-storepass",
+        "changeit");
   }
 
   static KeyStore load(String file) throws Exception {
@@ -84,7 +123,8 @@ class AuthTest {
     try (Mirror m = Mirror.builder(src).bearerToken("s3cret").start()) {
       get(m, SourceOptions.builder().bearerToken("s3cret").build());
       assertArrayEquals(Files.readAllBytes(src), Files.readAllBytes(dir.resolve("out.bin")));
-      DownloadException e = assertThrows(DownloadException.class, () -> get(m, SourceOptions.DEFAULT));
+      DownloadException e =
+          assertThrows(DownloadException.class, () -> get(m, SourceOptions.DEFAULT));
       assertEquals("no usable replica: " + m.uri() + ": HTTP 401 Unauthorized", e.getMessage());
     }
   }
@@ -110,7 +150,8 @@ class AuthTest {
       assertTrue(m.uri().toString().startsWith("https://127.0.0.1:"));
       get(m, SourceOptions.builder().caBundle(dir.resolve("server.pem")).build());
       assertArrayEquals(Files.readAllBytes(src), Files.readAllBytes(dir.resolve("out.bin")));
-      DownloadException e = assertThrows(DownloadException.class, () -> get(m, SourceOptions.DEFAULT));
+      DownloadException e =
+          assertThrows(DownloadException.class, () -> get(m, SourceOptions.DEFAULT));
       assertTrue(e.getMessage().contains("SSLHandshakeException"), e.getMessage());
     }
   }
@@ -118,10 +159,15 @@ class AuthTest {
   @Test
   void https_clientCertificateWhenServerRequiresOne() throws Exception {
     try (Mirror m = Mirror.builder(src).tls(serverContext(), true).start()) {
-      get(m, SourceOptions.builder().caBundle(dir.resolve("server.pem"))
-          .clientCertificate(dir.resolve("client.p12"), "changeit").build());
+      get(
+          m,
+          SourceOptions.builder()
+              .caBundle(dir.resolve("server.pem"))
+              .clientCertificate(dir.resolve("client.p12"), "changeit")
+              .build());
       assertArrayEquals(Files.readAllBytes(src), Files.readAllBytes(dir.resolve("out.bin")));
-      assertThrows(DownloadException.class,
+      assertThrows(
+          DownloadException.class,
           () -> get(m, SourceOptions.builder().caBundle(dir.resolve("server.pem")).build()));
     }
   }
@@ -129,9 +175,14 @@ class AuthTest {
   @Test
   void badCaBundle_isRejectedWithItsName() throws Exception {
     Path bad = Files.writeString(dir.resolve("bad.pem"), "not a certificate\n");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new HttpRangeSource(java.net.URI.create("https://127.0.0.1:1/f"),
-            SourceOptions.builder().caBundle(bad).build()));
-    assertTrue(e.getMessage().startsWith("cannot load TLS material (CA bundle " + bad), e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                new HttpRangeSource(
+                    java.net.URI.create("https://127.0.0.1:1/f"),
+                    SourceOptions.builder().caBundle(bad).build()));
+    assertTrue(
+        e.getMessage().startsWith("cannot load TLS material (CA bundle " + bad), e.getMessage());
   }
 }

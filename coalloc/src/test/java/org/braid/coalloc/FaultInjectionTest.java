@@ -131,7 +131,8 @@ class FaultInjectionTest {
       DownloadReport r = download(Scheme.adaptive(), List.of(), liar.uri(), a.uri());
       assertIdentical();
       assertNotNull(r.replicas().get(0).dropped());
-      assertTrue(r.replicas().get(0).dropped().contains("ignored the range request"),
+      assertTrue(
+          r.replicas().get(0).dropped().contains("ignored the range request"),
           r.replicas().get(0).dropped());
     }
   }
@@ -142,8 +143,8 @@ class FaultInjectionTest {
         Mirror a = good(2e6)) {
       DownloadReport r = download(Scheme.conservative(10), List.of(), liar.uri(), a.uri());
       assertIdentical();
-      assertTrue(r.replicas().get(0).dropped().contains("answered 200"),
-          r.replicas().get(0).dropped());
+      assertTrue(
+          r.replicas().get(0).dropped().contains("answered 200"), r.replicas().get(0).dropped());
     }
   }
 
@@ -153,8 +154,8 @@ class FaultInjectionTest {
         Mirror a = good(2e6)) {
       DownloadReport r = download(Scheme.conservative(10), List.of(), liar.uri(), a.uri());
       assertIdentical();
-      assertTrue(r.replicas().get(0).dropped().contains("Content-Range"),
-          r.replicas().get(0).dropped());
+      assertTrue(
+          r.replicas().get(0).dropped().contains("Content-Range"), r.replicas().get(0).dropped());
     }
   }
 
@@ -164,11 +165,16 @@ class FaultInjectionTest {
         Mirror a = good(2e6)) {
       DownloadReport r = download(Scheme.conservative(10), List.of(), liar.uri(), a.uri());
       assertIdentical();
-      assertTrue(r.replicas().get(0).dropped().endsWith(
-          "server sent more than the 400000 requested bytes"), r.replicas().get(0).dropped());
+      assertTrue(
+          r.replicas()
+              .get(0)
+              .dropped()
+              .endsWith("server sent more than the 400000 requested bytes"),
+          r.replicas().get(0).dropped());
       assertTrue(
           r.events().stream()
-              .anyMatch(e -> e.result().contains("server sent more than the 400000 requested bytes")),
+              .anyMatch(
+                  e -> e.result().contains("server sent more than the 400000 requested bytes")),
           r.events().toString());
     }
   }
@@ -178,8 +184,8 @@ class FaultInjectionTest {
     try (Mirror flaky = bad(Fault.ERROR_503, 0, 0)) {
       // the probe itself gets 503: a single flaky replica cannot be used
       DownloadException e =
-          assertThrows(DownloadException.class, () -> download(Scheme.adaptive(), List.of(),
-              flaky.uri()));
+          assertThrows(
+              DownloadException.class, () -> download(Scheme.adaptive(), List.of(), flaky.uri()));
       assertTrue(e.getMessage().contains("HTTP 503"), e.getMessage());
     }
     try (Mirror flaky = bad(Fault.ERROR_503, 200_000, 0)) {
@@ -198,10 +204,12 @@ class FaultInjectionTest {
           assertThrows(
               DownloadException.class,
               () ->
-                  download(Scheme.bruteForce(), List.of(new Checksum("sha256", sha256())),
-                      corrupt.uri(), a.uri()));
-      assertTrue(e.getMessage().startsWith("sha-256 checksum mismatch: expected "),
-          e.getMessage());
+                  download(
+                      Scheme.bruteForce(),
+                      List.of(new Checksum("sha256", sha256())),
+                      corrupt.uri(),
+                      a.uri()));
+      assertTrue(e.getMessage().startsWith("sha-256 checksum mismatch: expected "), e.getMessage());
       assertFalse(Files.exists(out));
       assertFalse(Files.exists(dir.resolve("out.bin.part")));
     }
@@ -215,10 +223,10 @@ class FaultInjectionTest {
     List<Checksum> sums =
         List.of(
             new Checksum("sha256", sha256()),
-            new Checksum("sha1",
-                HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(data))),
-            new Checksum("md5",
-                HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(data))),
+            new Checksum(
+                "sha1", HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(data))),
+            new Checksum(
+                "md5", HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(data))),
             new Checksum("adler32", String.format("%08x", adler.getValue())));
     try (Mirror a = good(0);
         Mirror b = good(0)) {
@@ -250,7 +258,8 @@ class FaultInjectionTest {
     try (Mirror a = bad(Fault.DIE, 100_000, 0);
         Mirror b = bad(Fault.IGNORE_RANGE, 100_000, 0)) {
       DownloadException e =
-          assertThrows(DownloadException.class,
+          assertThrows(
+              DownloadException.class,
               () -> download(Scheme.adaptive(), List.of(), a.uri(), b.uri()));
       assertTrue(e.getMessage().startsWith("every replica failed:"), e.getMessage());
       assertTrue(e.getMessage().contains(a.uri().toString()), e.getMessage());
@@ -268,8 +277,8 @@ class FaultInjectionTest {
     try (Mirror a = good(0)) {
       DownloadReport r = download(Scheme.adaptive(), List.of(), dead, a.uri());
       assertIdentical();
-      assertTrue(r.replicas().get(0).dropped().startsWith(dead.toString()),
-          r.replicas().get(0).dropped());
+      assertTrue(
+          r.replicas().get(0).dropped().startsWith(dead.toString()), r.replicas().get(0).dropped());
     }
   }
 }

@@ -23,7 +23,10 @@ class JournalTest {
     Journal j = new Journal(dir.resolve("j"), "ab12cd34");
     BlockEvent e = new BlockEvent(0, 0, 100, 350, 200, 1_000_000, 2_500_000_000L, "ok");
     String line =
-        j.line(e, URI.create("https://example.org/data/f.bin"), 1000,
+        j.line(
+            e,
+            URI.create("https://example.org/data/f.bin"),
+            1000,
             Instant.parse("2026-11-22T04:00:00Z"));
     assertTrue(
         line.matches(
@@ -46,10 +49,13 @@ class JournalTest {
 
   @Test
   void defaultPath_followsEnvironment() {
-    assertEquals(Path.of("/j.jsonl"), Journal.defaultPath(Map.of("BRAID_JOURNAL", "/j.jsonl"), "/h"));
-    assertEquals(Path.of("/x/braid/journal.jsonl"),
+    assertEquals(
+        Path.of("/j.jsonl"), Journal.defaultPath(Map.of("BRAID_JOURNAL", "/j.jsonl"), "/h"));
+    assertEquals(
+        Path.of("/x/braid/journal.jsonl"),
         Journal.defaultPath(Map.of("XDG_DATA_HOME", "/x"), "/h"));
-    assertEquals(Path.of("/h/.local/share/braid/journal.jsonl"), Journal.defaultPath(Map.of(), "/h"));
+    assertEquals(
+        Path.of("/h/.local/share/braid/journal.jsonl"), Journal.defaultPath(Map.of(), "/h"));
   }
 
   @Test
@@ -81,7 +87,9 @@ class JournalTest {
         assertEquals("http", n.get("protocol").asText());
         assertEquals("/data.bin", n.get("path").asText());
         assertTrue(n.get("server").asText().startsWith("127.0.0.1:"));
-        assertTrue(Instant.parse(n.get("start").asText()).compareTo(Instant.parse(n.get("end").asText())) <= 0);
+        assertTrue(
+            Instant.parse(n.get("start").asText()).compareTo(Instant.parse(n.get("end").asText()))
+                <= 0);
         written += n.get("bytes").asLong();
       }
       assertEquals(3_000_000, written);

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 class PartFileTest {
   @TempDir Path dir;
   final URI a = URI.create("http://a/f");
-  final Map<URI, Validators> v = Map.of(a, new Validators(10, "\"e1\"", "Mon, 01 Jan 2024 00:00:00 GMT"));
+  final Map<URI, Validators> v =
+      Map.of(a, new Validators(10, "\"e1\"", "Mon, 01 Jan 2024 00:00:00 GMT"));
 
   @Test
   void open_preallocatesFullSizeUnderPartName() throws Exception {
@@ -88,7 +89,8 @@ class PartFileTest {
     try (PartFile p = PartFile.open(out, 3, v, true)) {
       p.write(ByteBuffer.wrap("abc".getBytes(StandardCharsets.US_ASCII)), 0);
       Map<String, String> d = p.digests(List.of("sha-256", "sha-1", "md5", "adler32"));
-      assertEquals("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", d.get("sha-256"));
+      assertEquals(
+          "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", d.get("sha-256"));
       assertEquals("a9993e364706816aba3e25717850c26c9cd0d89d", d.get("sha-1"));
       assertEquals("900150983cd24fb0d6963f7d28e17f72", d.get("md5"));
       assertEquals("024d0127", d.get("adler32"));

@@ -90,8 +90,12 @@ class PieceVerificationTest {
         // other replica
         assertTrue(
             r.events().stream()
-                .anyMatch(e -> e.replica() == 1 && e.written() > 0 && e.offset() <= PIECE
-                    && e.endOffset() >= 2 * PIECE),
+                .anyMatch(
+                    e ->
+                        e.replica() == 1
+                            && e.written() > 0
+                            && e.offset() <= PIECE
+                            && e.endOffset() >= 2 * PIECE),
             r.events().toString());
         Files.delete(out);
       }
@@ -188,16 +192,19 @@ class PieceVerificationTest {
   void pieceHashes_rejectBadValues() {
     String hex = "a".repeat(64);
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class,
-            () -> new PieceHashes("sha-3", 1024, List.of(hex)));
+        assertThrows(
+            IllegalArgumentException.class, () -> new PieceHashes("sha-3", 1024, List.of(hex)));
     assertEquals(
         "unknown piece hash algorithm 'sha-3' (use sha-256, sha-1, sha-512, md5 or adler32)",
         e.getMessage());
-    e = assertThrows(IllegalArgumentException.class,
-        () -> new PieceHashes("sha-256", 0, List.of(hex)));
+    e =
+        assertThrows(
+            IllegalArgumentException.class, () -> new PieceHashes("sha-256", 0, List.of(hex)));
     assertEquals("piece length must be positive: 0", e.getMessage());
-    e = assertThrows(IllegalArgumentException.class,
-        () -> new PieceHashes("sha-256", 1024, List.of(hex, "xyz")));
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new PieceHashes("sha-256", 1024, List.of(hex, "xyz")));
     assertEquals("sha-256 piece 1 digest must be 64 hexadecimal digits: 'xyz'", e.getMessage());
     PieceHashes ok = new PieceHashes("SHA512", 10, List.of("B".repeat(128)));
     assertEquals("sha-512", ok.algorithm());

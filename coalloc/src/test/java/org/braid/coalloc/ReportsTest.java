@@ -20,17 +20,38 @@ class ReportsTest {
   @TempDir Path dir;
 
   static DownloadReport report(Path out) {
-    return new DownloadReport("abcd1234", out, "adaptive", 3_000_000, 0,
-        Instant.parse("2026-11-22T04:00:00Z"), 2.0, 1_500_000,
+    return new DownloadReport(
+        "abcd1234",
+        out,
+        "adaptive",
+        3_000_000,
+        0,
+        Instant.parse("2026-11-22T04:00:00Z"),
+        2.0,
+        1_500_000,
         Map.of("sha-256", "00".repeat(32)),
         List.of(
             new ReplicaReport(URI.create("http://a/f"), 2_000_000, 2_000_000, 2, 1e6, 0.5, 0, null),
-            new ReplicaReport(URI.create("http://b/f"), 1_000_000, 1_100_000, 1, 5e5, 0.0, 1,
+            new ReplicaReport(
+                URI.create("http://b/f"),
+                1_000_000,
+                1_100_000,
+                1,
+                5e5,
+                0.0,
+                1,
                 "http://b/f: HTTP 500")),
         List.of(
             new BlockEvent(0, 0, 0, 1_000_000, 1_000_000, 0, 1_000_000_000L, "ok"),
             new BlockEvent(1, 0, 1_000_000, 2_100_000, 1_000_000, 0, 2_000_000_000L, "ok"),
-            new BlockEvent(0, 0, 2_000_000, 3_000_000, 1_000_000, 1_000_000_000L, 1_500_000_000L,
+            new BlockEvent(
+                0,
+                0,
+                2_000_000,
+                3_000_000,
+                1_000_000,
+                1_000_000_000L,
+                1_500_000_000L,
                 "error: x")));
   }
 
@@ -55,9 +76,12 @@ class ReportsTest {
   void text_isATable() {
     String t = Reports.text(report(dir.resolve("o")));
     List<String> lines = t.lines().toList();
-    assertEquals(dir.resolve("o") + ": 2.9 MiB in 2.00 s, 12.0 Mbit/s (scheme adaptive)", lines.get(0));
-    assertEquals("  http://a/f                                      1.9 MiB      2   8.0 Mbit/s"
-        + "     0.50", lines.get(3));
+    assertEquals(
+        dir.resolve("o") + ": 2.9 MiB in 2.00 s, 12.0 Mbit/s (scheme adaptive)", lines.get(0));
+    assertEquals(
+        "  http://a/f                                      1.9 MiB      2   8.0 Mbit/s"
+            + "     0.50",
+        lines.get(3));
     assertTrue(lines.get(4).endsWith("  dropped: http://b/f: HTTP 500"), lines.get(4));
   }
 

@@ -106,7 +106,8 @@ class ResumeTest {
     Path out = dir.resolve("out.bin");
     try (Mirror m = Mirror.builder(src).rate(4e6).start()) {
       interrupted(out, m, 1_500_000);
-      Files.writeString(dir.resolve("out.bin.braid-ctl"),
+      Files.writeString(
+          dir.resolve("out.bin.braid-ctl"),
           Files.readString(dir.resolve("out.bin.braid-ctl")) + "done\t5\tx\n");
       DownloadReport r = download(out, m.uri()).run();
       assertEquals(0, r.resumedBytes());

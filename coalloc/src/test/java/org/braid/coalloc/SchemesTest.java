@@ -18,8 +18,14 @@ class SchemesTest {
 
   @Test
   void single_fetchesEverythingFromHighestPrediction() {
-    Simulator.Result r = Simulator.run(3_000_000,
-        List.of(m(4e6, 1e6), m(4e6, 3e6), m(4e6, 2e6)), 1, Scheme.singleBest(), true, 60);
+    Simulator.Result r =
+        Simulator.run(
+            3_000_000,
+            List.of(m(4e6, 1e6), m(4e6, 3e6), m(4e6, 2e6)),
+            1,
+            Scheme.singleBest(),
+            true,
+            60);
     assertEquals(1, ok(r, 1).size());
     assertEquals(3_000_000, ok(r, 1).get(0).written());
     assertEquals(0, ok(r, 0).size() + ok(r, 2).size());
@@ -27,8 +33,9 @@ class SchemesTest {
 
   @Test
   void bruteForce_givesEachFlowSOverN() {
-    Simulator.Result r = Simulator.run(3_000_000,
-        List.of(m(8e6, 0), m(2e6, 0), m(1e6, 0)), 1, Scheme.bruteForce(), true, 60);
+    Simulator.Result r =
+        Simulator.run(
+            3_000_000, List.of(m(8e6, 0), m(2e6, 0), m(1e6, 0)), 1, Scheme.bruteForce(), true, 60);
     for (int i = 0; i < 3; i++) {
       assertEquals(1, ok(r, i).size());
       assertEquals(1_000_000, ok(r, i).get(0).written());
@@ -39,8 +46,14 @@ class SchemesTest {
 
   @Test
   void historyBased_sharesInProportionToPredictions() {
-    Simulator.Result r = Simulator.run(3_000_000,
-        List.of(m(1e6, 3e6), m(1e6, 2e6), m(1e6, 1e6)), 1, Scheme.historyBased(), true, 60);
+    Simulator.Result r =
+        Simulator.run(
+            3_000_000,
+            List.of(m(1e6, 3e6), m(1e6, 2e6), m(1e6, 1e6)),
+            1,
+            Scheme.historyBased(),
+            true,
+            60);
     assertEquals(1_500_000, ok(r, 0).get(0).written());
     assertEquals(1_000_000, ok(r, 1).get(0).written());
     assertEquals(500_000, ok(r, 2).get(0).written());
@@ -48,8 +61,9 @@ class SchemesTest {
 
   @Test
   void conservative_kEqualBlocksNextToWhoeverDelivers() {
-    Simulator.Result r = Simulator.run(3_000_000,
-        List.of(m(3e6, 0), m(1e6, 0)), 1, Scheme.conservative(6), true, 60);
+    Simulator.Result r =
+        Simulator.run(
+            3_000_000, List.of(m(3e6, 0), m(1e6, 0)), 1, Scheme.conservative(6), true, 60);
     assertEquals(6, r.events.size());
     for (BlockEvent e : r.events) {
       assertEquals(500_000, e.written());
@@ -59,11 +73,19 @@ class SchemesTest {
 
   @Test
   void aggressive_doublesForFasterThanMaxAndStopsFarBelow() {
-    Simulator.Result r = Simulator.run(10_000_000,
-        List.of(m(8e6, 0), m(1e6, 0), m(4e6, 0)), 1, Scheme.aggressive(20), true, 60);
+    Simulator.Result r =
+        Simulator.run(
+            10_000_000,
+            List.of(m(8e6, 0), m(1e6, 0), m(4e6, 0)),
+            1,
+            Scheme.aggressive(20),
+            true,
+            60);
     long unit = 500_000;
     for (BlockEvent e : r.events) {
-      assertEquals(0, e.written() % unit == 0 || e.endOffset() == 10_000_000 ? 0 : 1,
+      assertEquals(
+          0,
+          e.written() % unit == 0 || e.endOffset() == 10_000_000 ? 0 : 1,
           "block of " + e.written() + " bytes is not a multiple of the unit");
     }
     // the 1 MB/s flow is below a quarter of the maximum after its first block: stopped

@@ -58,7 +58,11 @@ final class Simulator {
   }
 
   static Result run(
-      long size, List<Mirror> mirrors, int connections, Scheme scheme, boolean track,
+      long size,
+      List<Mirror> mirrors,
+      int connections,
+      Scheme scheme,
+      boolean track,
       double limitSeconds) {
     AtomicLong clock = new AtomicLong(1_000_000_000L);
     List<Replica> replicas = new ArrayList<>();

@@ -27,18 +27,21 @@ class ValuesTest {
 
   @Test
   void checksum_badInput_namesTheProblem() {
-    assertEquals("checksum must look like algo:hex (sha256, sha1, md5 or adler32): 'abc'",
+    assertEquals(
+        "checksum must look like algo:hex (sha256, sha1, md5 or adler32): 'abc'",
         message(() -> Checksum.parse("abc")));
-    assertEquals("unknown checksum algorithm 'crc' (use sha256, sha512, sha1, md5 or adler32)",
+    assertEquals(
+        "unknown checksum algorithm 'crc' (use sha256, sha512, sha1, md5 or adler32)",
         message(() -> Checksum.parse("crc:00")));
-    assertEquals("md5 checksum must be 32 hexadecimal digits: 'xyz'",
+    assertEquals(
+        "md5 checksum must be 32 hexadecimal digits: 'xyz'",
         message(() -> Checksum.parse("md5:xyz")));
   }
 
   @Test
   void scheme_parseKnowsEveryName() {
-    for (String n : List.of("single", "brute", "history", "conservative", "aggressive",
-        "adaptive")) {
+    for (String n :
+        List.of("single", "brute", "history", "conservative", "aggressive", "adaptive")) {
       assertEquals(n, Scheme.parse(n, 5).name());
     }
     assertEquals(5, Scheme.parse("aggressive", 5).blocks());
@@ -47,7 +50,8 @@ class ValuesTest {
 
   @Test
   void predictedRate_mustBePositive() {
-    assertEquals("predicted rate for http://a/f must be positive: 0.0",
+    assertEquals(
+        "predicted rate for http://a/f must be positive: 0.0",
         message(() -> new PredictedRate(URI.create("http://a/f"), 0)));
   }
 
@@ -57,26 +61,32 @@ class ValuesTest {
     assertTrue(a.sameVersion(new Validators(10, null, "Mon")));
     assertFalse(a.sameVersion(new Validators(10, "\"y\"", null)));
     assertFalse(a.sameVersion(new Validators(11, "\"x\"", null)));
-    assertEquals("file size must not be negative: -1", message(() -> new Validators(-1, null, null)));
+    assertEquals(
+        "file size must not be negative: -1", message(() -> new Validators(-1, null, null)));
   }
 
   @Test
   void sourceOptions_checkRanges() {
-    assertEquals("connections per source must be in 1..16: 0",
+    assertEquals(
+        "connections per source must be in 1..16: 0",
         message(() -> SourceOptions.builder().connectionsPerSource(0)));
-    assertEquals("stall timeout must be positive: PT0S",
+    assertEquals(
+        "stall timeout must be positive: PT0S",
         message(() -> SourceOptions.builder().stallTimeout(Duration.ZERO)));
   }
 
   @Test
   void downloadBuilder_checksSources() {
-    assertEquals("at least one source URL is needed",
-        message(() -> Download.builder().sources(List.of())));
+    assertEquals(
+        "at least one source URL is needed", message(() -> Download.builder().sources(List.of())));
     URI u = URI.create("http://a/f");
-    assertEquals("a source URL is listed twice: [http://a/f, http://a/f]",
+    assertEquals(
+        "a source URL is listed twice: [http://a/f, http://a/f]",
         message(() -> Download.builder().sources(List.of(u, u))));
-    assertEquals("max sources must be positive: 0", message(() -> Download.builder().maxSources(0)));
-    assertThrows(IllegalStateException.class, () -> Download.builder().output(Path.of("x")).build());
+    assertEquals(
+        "max sources must be positive: 0", message(() -> Download.builder().maxSources(0)));
+    assertThrows(
+        IllegalStateException.class, () -> Download.builder().output(Path.of("x")).build());
   }
 
   @Test
@@ -84,23 +94,31 @@ class ValuesTest {
     URI a = URI.create("http://a/f");
     URI b = URI.create("http://b/f");
     URI c = URI.create("http://c/f");
-    Download.Builder d = Download.builder().sources(List.of(a, b, c)).maxSources(2)
-        .predictedRates(List.of(new PredictedRate(c, 9e6), new PredictedRate(a, 1e6)));
+    Download.Builder d =
+        Download.builder()
+            .sources(List.of(a, b, c))
+            .maxSources(2)
+            .predictedRates(List.of(new PredictedRate(c, 9e6), new PredictedRate(a, 1e6)));
     assertEquals(List.of(c, a), d.ordered());
   }
 
   @Test
   void history_withoutPredictions_isRejected() {
     Simulator.Mirror m = new Simulator.Mirror(t -> 1e6, 0.001, 0);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Simulator.run(1000, List.of(m), 1, Scheme.historyBased(), false, 10));
-    assertEquals("the history-based scheme needs a predicted rate for every replica; none for"
-        + " http://m0/f", e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> Simulator.run(1000, List.of(m), 1, Scheme.historyBased(), false, 10));
+    assertEquals(
+        "the history-based scheme needs a predicted rate for every replica; none for"
+            + " http://m0/f",
+        e.getMessage());
   }
 
   @Test
   void rangeSource_unsupportedScheme_isRejected() {
-    assertEquals("unsupported URL scheme 'sftp' in sftp://h/f (use http, https, gsiftp, ftp or"
-        + " file)", message(() -> RangeSource.of(URI.create("sftp://h/f"), SourceOptions.DEFAULT)));
+    assertEquals(
+        "unsupported URL scheme 'sftp' in sftp://h/f (use http, https, gsiftp, ftp or" + " file)",
+        message(() -> RangeSource.of(URI.create("sftp://h/f"), SourceOptions.DEFAULT)));
   }
 }

@@ -45,13 +45,14 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * <p>Thread-safe: logs are read and statistics computed under one lock; readers get an immutable
- * {@link Snapshot}. A failing log, probe or store write is logged and retried on schedule; it
- * never stops the daemon.
+ * {@link Snapshot}. A failing log, probe or store write is logged and retried on schedule; it never
+ * stops the daemon.
  */
 public final class Provider implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Provider.class);
   private static final AtomicInteger INSTANCES = new AtomicInteger();
+
   /** Statistics are recomputed at least this often even without new data (retention moves). */
   private static final Duration MAX_SNAPSHOT_AGE = Duration.ofMinutes(5);
 
@@ -64,11 +65,17 @@ public final class Provider implements AutoCloseable {
   private final Forecaster forecaster = Forecaster.builder().build();
   private volatile Snapshot snapshot;
   private boolean dirty = true;
-  /** Statistics of the stored transfers, kept up to date as transfers are stored (guarded by this). */
+
+  /**
+   * Statistics of the stored transfers, kept up to date as transfers are stored (guarded by this).
+   */
   private StatsAccumulator accumulator;
+
   private ProviderHttpServer http;
+
   /** Volumes whose space could not be read at the last try (guarded by this). */
   private final java.util.Set<String> spaceFailing = new java.util.HashSet<>();
+
   private QuartzJobs jobs;
 
   private Provider(ProviderConfig config, InstantSource clock, Store store) {
@@ -81,7 +88,9 @@ public final class Provider implements AutoCloseable {
     ProviderConfig.Network net = config.probes().network();
     if (net != null) {
       for (ProviderConfig.Peer p : net.peers()) {
-        add(new NetworkProbe(p.address(), p.url(), net.timeout(), clock, System::nanoTime), net.interval());
+        add(
+            new NetworkProbe(p.address(), p.url(), net.timeout(), clock, System::nanoTime),
+            net.interval());
       }
     }
     if (config.probes().iperf() != null) {
@@ -91,7 +100,15 @@ public final class Provider implements AutoCloseable {
     if (disk != null) {
       add(new DiskProbe(disk.diskstats(), disk.devices(), clock), disk.interval());
     }
-    this.snapshot = new Snapshot(clock.instant(), config.hostname(), config.url(), List.of(), Map.of(), Map.of(), Map.of());
+    this.snapshot =
+        new Snapshot(
+            clock.instant(),
+            config.hostname(),
+            config.url(),
+            List.of(),
+            Map.of(),
+            Map.of(),
+            Map.of());
   }
 
   private void add(Probe p, Duration interval) {
@@ -135,8 +152,8 @@ public final class Provider implements AutoCloseable {
   /**
    * Reads what is new in every log and recomputes the statistics if anything changed (or the
    * snapshot is older than 5 minutes). The statistics are kept in memory and updated with each
-   * newly stored transfer; they are rebuilt from the store at start and after the hourly purge,
-   * so transfers leave them at most an hour after they leave the retention window.
+   * newly stored transfer; they are rebuilt from the store at start and after the hourly purge, so
+   * transfers leave them at most an hour after they leave the retention window.
    *
    * @return what the logs held since the last refresh
    */
@@ -154,7 +171,12 @@ public final class Provider implements AutoCloseable {
         ParseReport r = t.poll();
         if (r.lines() > 0) {
           dirty = true;
-          LOG.info("log {}: {} lines, {} transfers, {} rejected", t.path(), r.lines(), r.records(), r.rejected());
+          LOG.info(
+              "log {}: {} lines, {} transfers, {} rejected",
+              t.path(),
+              r.lines(),
+              r.records(),
+              r.rejected());
           for (ParseReport.Rejection x : r.examples()) {
             LOG.warn("log {}: rejected {}", t.path(), x);
           }
@@ -206,8 +228,8 @@ public final class Provider implements AutoCloseable {
   }
 
   /**
-   * Computes a snapshot from the store as it is, without reading logs (for one-shot reports such
-   * as {@code braid provider ldif --config}).
+   * Computes a snapshot from the store as it is, without reading logs (for one-shot reports such as
+   * {@code braid provider ldif --config}).
    *
    * @throws IOException if the store cannot be read
    */
@@ -239,7 +261,9 @@ public final class Provider implements AutoCloseable {
     Map<String, Point> last = new LinkedHashMap<>();
     Series disk = Series.empty("disk");
     String diskSeries =
-        config.probes().disk() == null ? null : DiskProbe.utilSeries(config.probes().disk().devices().get(0));
+        config.probes().disk() == null
+            ? null
+            : DiskProbe.utilSeries(config.probes().disk().devices().get(0));
     for (String name : store.seriesNames()) {
       List<Point> pts = store.series(name);
       if (pts.isEmpty()) {
@@ -247,23 +271,33 @@ public final class Provider implements AutoCloseable {
       }
       last.put(name, pts.get(pts.size() - 1));
       if (name.startsWith("network/") && name.endsWith("/bandwidth")) {
-        network.put(name.substring("network/".length(), name.length() - "/bandwidth".length()), toSeries(name, pts));
+        network.put(
+            name.substring("network/".length(), name.length() - "/bandwidth".length()),
+            toSeries(name, pts));
       } else if (name.equals(diskSeries)) {
         disk = toSeries(name, pts);
       }
     }
-    ForecastInputs in = new ForecastInputs(forecaster, network, disk, now, ForecastInputs.DEFAULT_MAX_HISTORY);
+    ForecastInputs in =
+        new ForecastInputs(forecaster, network, disk, now, ForecastInputs.DEFAULT_MAX_HISTORY);
     Map<String, Boolean> missing = new LinkedHashMap<>();
     for (LogTailer t : tailers) {
       missing.put(t.path().toString(), t.missing());
     }
     return new Snapshot(
-        now, config.hostname(), config.url(), acc.result(in), store.rejections(), missing, last, space());
+        now,
+        config.hostname(),
+        config.url(),
+        acc.result(in),
+        store.rejections(),
+        missing,
+        last,
+        space());
   }
 
   /**
-   * The space of each configured volume now; a volume whose file store cannot be asked is left
-   * out (warned once until it can be asked again).
+   * The space of each configured volume now; a volume whose file store cannot be asked is left out
+   * (warned once until it can be asked again).
    */
   private synchronized Map<String, VolumeSpace> space() {
     Map<String, VolumeSpace> out = new LinkedHashMap<>();
@@ -273,8 +307,11 @@ public final class Provider implements AutoCloseable {
         spaceFailing.remove(v.volume());
       } catch (IOException | RuntimeException e) {
         if (spaceFailing.add(v.volume())) {
-          LOG.warn("volume {}: cannot read the space of dataDirectory {}: {}; not published",
-              v.volume(), v.dataDirectory(), e.toString());
+          LOG.warn(
+              "volume {}: cannot read the space of dataDirectory {}: {}; not published",
+              v.volume(),
+              v.dataDirectory(),
+              e.toString());
         }
       }
     }
@@ -300,19 +337,25 @@ public final class Provider implements AutoCloseable {
       throw new IllegalStateException("provider already started");
     }
     refresh();
-    SeriesSource series = new SeriesSource() {
-      @Override
-      public List<String> names() throws IOException {
-        return store.seriesNames();
-      }
+    SeriesSource series =
+        new SeriesSource() {
+          @Override
+          public List<String> names() throws IOException {
+            return store.seriesNames();
+          }
 
-      @Override
-      public List<Point> points(String name) throws IOException {
-        return store.series(name);
-      }
-    };
-    http = ProviderHttpServer.start(
-        InetAddress.getByName(config.http().bind()), config.http().port(), this::snapshot, series, HttpLimits.DEFAULT);
+          @Override
+          public List<Point> points(String name) throws IOException {
+            return store.series(name);
+          }
+        };
+    http =
+        ProviderHttpServer.start(
+            InetAddress.getByName(config.http().bind()),
+            config.http().port(),
+            this::snapshot,
+            series,
+            HttpLimits.DEFAULT);
     jobs = new QuartzJobs("braid-provider-" + INSTANCES.incrementAndGet(), 3);
     jobs.every("logs", config.poll(), this::refresh);
     int i = 0;

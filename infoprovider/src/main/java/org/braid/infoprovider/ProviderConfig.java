@@ -23,8 +23,8 @@ import java.util.Objects;
 import org.braid.infoprovider.logs.LogFormat;
 
 /**
- * The daemon's configuration, read from YAML (docs/provider.md has a commented sample). Every
- * part has a default except the logs.
+ * The daemon's configuration, read from YAML (docs/provider.md has a commented sample). Every part
+ * has a default except the logs.
  *
  * @param hostname host name published in ads and LDIF (default: this machine's name)
  * @param url the server's access URL published beside it, e.g. gsiftp://host:2811 (default none)
@@ -85,15 +85,21 @@ public record ProviderConfig(
    * @throws IllegalArgumentException naming the bad setting
    */
   public ProviderConfig(
-      String hostname, String url, Path database, Duration retention, Duration poll, Http http,
-      List<Log> logs, Probes probes) {
+      String hostname,
+      String url,
+      Path database,
+      Duration retention,
+      Duration poll,
+      Http http,
+      List<Log> logs,
+      Probes probes) {
     this(hostname, url, database, retention, poll, http, logs, probes, null);
   }
 
   /**
-   * A volume whose space is published: the usable and total bytes of the file store holding
-   * {@code dataDirectory} are read each time the statistics are published, as {@code
-   * AvailableSpace} and {@code TotalSpace} in the volume's ads.
+   * A volume whose space is published: the usable and total bytes of the file store holding {@code
+   * dataDirectory} are read each time the statistics are published, as {@code AvailableSpace} and
+   * {@code TotalSpace} in the volume's ads.
    *
    * @param volume the volume name as the ads show it (a log's {@code volume}, GridFTP's VOLUME)
    * @param dataDirectory a directory on the volume's file system; must exist
@@ -113,7 +119,11 @@ public record ProviderConfig(
       }
       if (!Files.isDirectory(dataDirectory)) {
         throw new IllegalArgumentException(
-            "config: volumes: " + volume + ": dataDirectory " + dataDirectory + " is not an existing directory");
+            "config: volumes: "
+                + volume
+                + ": dataDirectory "
+                + dataDirectory
+                + " is not an existing directory");
       }
     }
   }
@@ -150,7 +160,8 @@ public record ProviderConfig(
         throw new IllegalArgumentException("config: logs: a log needs a path");
       }
       if (format == null) {
-        throw new IllegalArgumentException("config: logs: " + path + " needs a format (gridftp, nginx, apache, braid)");
+        throw new IllegalArgumentException(
+            "config: logs: " + path + " needs a format (gridftp, nginx, apache, braid)");
       }
       if (volume != null && volume.isBlank()) {
         throw new IllegalArgumentException("config: logs: " + path + ": volume must not be blank");
@@ -240,8 +251,8 @@ public record ProviderConfig(
   /**
    * Reads a YAML configuration file.
    *
-   * @throws IllegalArgumentException naming the file, line and problem for a bad configuration,
-   *     or when the file does not exist
+   * @throws IllegalArgumentException naming the file, line and problem for a bad configuration, or
+   *     when the file does not exist
    * @throws IOException if the file cannot be read
    */
   public static ProviderConfig load(Path file) throws IOException {
@@ -257,7 +268,8 @@ public record ProviderConfig(
         throw new IllegalArgumentException(file + ": " + cause.getMessage(), e);
       }
       String where = e.getLocation() == null ? "" : " line " + e.getLocation().getLineNr() + ":";
-      throw new IllegalArgumentException(file + ":" + where + " " + e.getOriginalMessage().replace('\n', ' '), e);
+      throw new IllegalArgumentException(
+          file + ":" + where + " " + e.getOriginalMessage().replace('\n', ' '), e);
     }
   }
 

@@ -3,8 +3,8 @@ package org.braid.infoprovider;
 import java.util.Locale;
 
 /**
- * File-size classes of paper 003, section 3.3.3: 0-50 MB as 10M, 50-250 MB as 100M, 250-750 MB
- * as 500M, more than 750 MB as 1G (decimal megabytes). {@link #ALL} stands for every size.
+ * File-size classes of paper 003, section 3.3.3: 0-50 MB as 10M, 50-250 MB as 100M, 250-750 MB as
+ * 500M, more than 750 MB as 1G (decimal megabytes). {@link #ALL} stands for every size.
  */
 public enum SizeClass {
   /** Every size together. Never returned by {@link #of(long)}. */

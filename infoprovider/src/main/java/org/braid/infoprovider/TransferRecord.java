@@ -79,8 +79,8 @@ public record TransferRecord(
    * Checks the record.
    *
    * @throws NullPointerException if a text field, a time or the operation is null
-   * @throws IllegalArgumentException if size is negative, end is before start, streams is below
-   *     1, or a buffer or block size is below -1
+   * @throws IllegalArgumentException if size is negative, end is before start, streams is below 1,
+   *     or a buffer or block size is below -1
    */
   public TransferRecord {
     Objects.requireNonNull(server, "server");
@@ -115,8 +115,20 @@ public record TransferRecord(
    * @throws NullPointerException if volume is null
    */
   public TransferRecord withVolume(String volume) {
-    return new TransferRecord(server, peer, path, size, start, end, streams, tcpBuffer, blockSize,
-        operation, volume, resultCode, protocol);
+    return new TransferRecord(
+        server,
+        peer,
+        path,
+        size,
+        start,
+        end,
+        streams,
+        tcpBuffer,
+        blockSize,
+        operation,
+        volume,
+        resultCode,
+        protocol);
   }
 
   /** The logged duration, at least {@link #MIN_DURATION}. */

@@ -26,39 +26,53 @@ class ProviderTest {
 
   private Path config(String extra) throws Exception {
     Path yaml = dir.resolve("provider.yaml");
-    Files.writeString(yaml, String.join("\n",
-        "hostname: gridftp.example.org",
-        "url: gsiftp://gridftp.example.org:2811",
-        "database: " + dir.resolve("db/provider.db"),
-        "http:",
-        "  port: 0",
-        "logs:",
-        "  - path: " + dir.resolve("gridftp.log"),
-        "    format: gridftp",
-        extra, ""));
+    Files.writeString(
+        yaml,
+        String.join(
+            "\n",
+            "hostname: gridftp.example.org",
+            "url: gsiftp://gridftp.example.org:2811",
+            "database: " + dir.resolve("db/provider.db"),
+            "http:",
+            "  port: 0",
+            "logs:",
+            "  - path: " + dir.resolve("gridftp.log"),
+            "    format: gridftp",
+            extra,
+            ""));
     return yaml;
   }
 
   private void writeLog(int from, int to) throws Exception {
     StringBuilder sb = new StringBuilder();
     for (int i = from; i < to; i++) {
-      sb.append(TestLines.gridftp(i * 600, "10.0.0.1", 10_000_000 + i * 1000L, 1000 + i * 10L, "RETR")).append('\n');
+      sb.append(
+              TestLines.gridftp(
+                  i * 600, "10.0.0.1", 10_000_000 + i * 1000L, 1000 + i * 10L, "RETR"))
+          .append('\n');
     }
-    Files.writeString(dir.resolve("gridftp.log"), sb, java.nio.file.StandardOpenOption.CREATE,
+    Files.writeString(
+        dir.resolve("gridftp.log"),
+        sb,
+        java.nio.file.StandardOpenOption.CREATE,
         java.nio.file.StandardOpenOption.APPEND);
   }
 
   @Test
   void config_defaultsAndDurations() throws Exception {
-    ProviderConfig c = ProviderConfig.load(config(String.join("\n",
-        "probes:",
-        "  network:",
-        "    peers:",
-        "      - address: 10.0.0.1",
-        "        url: http://10.0.0.1/probe.bin",
-        "  disk:",
-        "    devices: [sda]",
-        "    interval: 1m")));
+    ProviderConfig c =
+        ProviderConfig.load(
+            config(
+                String.join(
+                    "\n",
+                    "probes:",
+                    "  network:",
+                    "    peers:",
+                    "      - address: 10.0.0.1",
+                    "        url: http://10.0.0.1/probe.bin",
+                    "  disk:",
+                    "    devices: [sda]",
+                    "    interval: 1m")));
     assertEquals("127.0.0.1", c.http().bind());
     assertEquals(Duration.ofDays(30), c.retention());
     assertEquals(Duration.ofSeconds(10), c.poll());
@@ -70,15 +84,21 @@ class ProviderTest {
   @Test
   void config_unknownKey_namesFileLineAndKey() throws Exception {
     Path yaml = config("colour: blue");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(yaml));
-    assertTrue(e.getMessage().startsWith(yaml + ": line 10: Unrecognized field \"colour\""), e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(yaml));
+    assertTrue(
+        e.getMessage().startsWith(yaml + ": line 10: Unrecognized field \"colour\""),
+        e.getMessage());
   }
 
   @Test
   void config_badValues_namedInMessage() throws Exception {
     Path yaml = config("poll: soon");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(yaml));
-    assertTrue(e.getMessage().contains("duration must look like 300s, 5m, 2h, 30d or PT5M: soon"), e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(yaml));
+    assertTrue(
+        e.getMessage().contains("duration must look like 300s, 5m, 2h, 30d or PT5M: soon"),
+        e.getMessage());
     Path noLogs = dir.resolve("empty.yaml");
     Files.writeString(noLogs, "hostname: x\n");
     e = assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(noLogs));
@@ -107,7 +127,8 @@ class ProviderTest {
   @Test
   void refresh_incrementalStatistics_countNewTransfersOnlyOnce() throws Exception {
     writeLog(0, 10);
-    try (Provider p = Provider.fromConfig(ProviderConfig.load(config("")), InstantSource.fixed(TestLines.NOW))) {
+    try (Provider p =
+        Provider.fromConfig(ProviderConfig.load(config("")), InstantSource.fixed(TestLines.NOW))) {
       p.refresh();
       writeLog(10, 13);
       p.refresh();
@@ -129,8 +150,12 @@ class ProviderTest {
   void logVolume_overridesTheVolumeOfItsTransfers() throws Exception {
     writeLog(0, 2);
     Path yaml = config("");
-    Files.writeString(yaml, Files.readString(yaml).replace("    format: gridftp", "    format: gridftp\n    volume: /srv/archive"));
-    try (Provider p = Provider.fromConfig(ProviderConfig.load(yaml), InstantSource.fixed(TestLines.NOW))) {
+    Files.writeString(
+        yaml,
+        Files.readString(yaml)
+            .replace("    format: gridftp", "    format: gridftp\n    volume: /srv/archive"));
+    try (Provider p =
+        Provider.fromConfig(ProviderConfig.load(yaml), InstantSource.fixed(TestLines.NOW))) {
       p.refresh();
       assertEquals("/srv/archive", p.snapshot().stats().get(0).key().volume());
     }
@@ -141,21 +166,24 @@ class ProviderTest {
     writeLog(0, 20);
     ProviderConfig c = ProviderConfig.load(config(""));
     try (Provider p = Provider.fromConfig(c, InstantSource.fixed(TestLines.NOW))) {
-      Probe fake = new Probe() {
-        int i;
+      Probe fake =
+          new Probe() {
+            int i;
 
-        @Override
-        public String name() {
-          return "fake";
-        }
+            @Override
+            public String name() {
+              return "fake";
+            }
 
-        @Override
-        public java.util.Map<String, org.braid.infoprovider.store.Point> measure() {
-          i++;
-          return java.util.Map.of("network/10.0.0.1/bandwidth",
-              new org.braid.infoprovider.store.Point(Instant.parse("2026-11-22T00:00:00Z").plusSeconds(i * 300L), 1e6 * i));
-        }
-      };
+            @Override
+            public java.util.Map<String, org.braid.infoprovider.store.Point> measure() {
+              i++;
+              return java.util.Map.of(
+                  "network/10.0.0.1/bandwidth",
+                  new org.braid.infoprovider.store.Point(
+                      Instant.parse("2026-11-22T00:00:00Z").plusSeconds(i * 300L), 1e6 * i));
+            }
+          };
       for (int k = 0; k < 40; k++) {
         p.runProbe(fake);
       }
@@ -169,18 +197,28 @@ class ProviderTest {
   @Test
   void start_servesAndSchedulesWithConfiguredIntervals() throws Exception {
     writeLog(0, 3);
-    Files.writeString(dir.resolve("diskstats"), "   8       0 sda 1 0 1 0 1 0 1 0 0 1 0 0 0 0 0 0 0\n");
-    ProviderConfig c = ProviderConfig.load(config(String.join("\n",
-        "probes:",
-        "  disk:",
-        "    devices: [sda]",
-        "    diskstats: " + dir.resolve("diskstats"))));
+    Files.writeString(
+        dir.resolve("diskstats"), "   8       0 sda 1 0 1 0 1 0 1 0 0 1 0 0 0 0 0 0 0\n");
+    ProviderConfig c =
+        ProviderConfig.load(
+            config(
+                String.join(
+                    "\n",
+                    "probes:",
+                    "  disk:",
+                    "    devices: [sda]",
+                    "    diskstats: " + dir.resolve("diskstats"))));
     AtomicReference<String> body = new AtomicReference<>();
     try (Provider p = Provider.fromConfig(c, InstantSource.system())) {
       p.start();
-      HttpResponse<String> r = HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + p.httpPort() + "/v1/stats?sizeClass=10M")).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create(
+                              "http://127.0.0.1:" + p.httpPort() + "/v1/stats?sizeClass=10M"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
       body.set(r.body());
       assertEquals(200, r.statusCode());
       assertEquals(Duration.ofSeconds(10), p.schedules().get("logs"));

@@ -22,10 +22,21 @@ public final class TestLines {
   public static String gridftp(int i, String peer, long bytes, long millis, String type) {
     Instant end = Instant.parse("2026-11-22T00:00:00Z").plusSeconds(i);
     Instant start = end.minusMillis(millis);
-    return "DATE=" + NL.format(end) + " HOST=gridftp.example.org PROG=globus-gridftp-server"
-        + " NL.EVNT=FTP_INFO START=" + NL.format(start) + " USER=anonymous FILE=/data/f" + i
-        + ".bin BUFFER=1048576 BLOCK=262144 NBYTES=" + bytes + " VOLUME=/data STREAMS=8 STRIPES=1"
-        + " DEST=[" + peer + "] TYPE=" + type + " CODE=226 TASKID=none";
+    return "DATE="
+        + NL.format(end)
+        + " HOST=gridftp.example.org PROG=globus-gridftp-server"
+        + " NL.EVNT=FTP_INFO START="
+        + NL.format(start)
+        + " USER=anonymous FILE=/data/f"
+        + i
+        + ".bin BUFFER=1048576 BLOCK=262144 NBYTES="
+        + bytes
+        + " VOLUME=/data STREAMS=8 STRIPES=1"
+        + " DEST=["
+        + peer
+        + "] TYPE="
+        + type
+        + " CODE=226 TASKID=none";
   }
 
   /** A read line of 1 MB in 100 ms from 10.0.0.1. */

@@ -27,7 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 /** The {@code volumes} configuration: each volume's free and total space in every output. */
 class VolumeSpaceTest {
 
-  /** Other processes write to the shared disk while a test runs: usable space may move this much. */
+  /**
+   * Other processes write to the shared disk while a test runs: usable space may move this much.
+   */
   private static final long DRIFT = 256L << 20;
 
   @TempDir Path dir;
@@ -35,15 +37,19 @@ class VolumeSpaceTest {
   private Path config(String volumes) throws Exception {
     Files.createDirectories(dir.resolve("data"));
     Path yaml = dir.resolve("provider.yaml");
-    Files.writeString(yaml, String.join("\n",
-        "hostname: gridftp.example.org",
-        "database: " + dir.resolve("provider.db"),
-        "http:",
-        "  port: 0",
-        "logs:",
-        "  - path: " + dir.resolve("gridftp.log"),
-        "    format: gridftp",
-        volumes, ""));
+    Files.writeString(
+        yaml,
+        String.join(
+            "\n",
+            "hostname: gridftp.example.org",
+            "database: " + dir.resolve("provider.db"),
+            "http:",
+            "  port: 0",
+            "logs:",
+            "  - path: " + dir.resolve("gridftp.log"),
+            "    format: gridftp",
+            volumes,
+            ""));
     return yaml;
   }
 
@@ -57,7 +63,9 @@ class VolumeSpaceTest {
 
   private static void assertUsable(FileStore fs, long before, long published) throws Exception {
     long after = fs.getUsableSpace();
-    assertTrue(published >= Math.min(before, after) - DRIFT && published <= Math.max(before, after) + DRIFT,
+    assertTrue(
+        published >= Math.min(before, after) - DRIFT
+            && published <= Math.max(before, after) + DRIFT,
         "published usable " + published + " not between " + before + " and " + after);
   }
 
@@ -66,15 +74,19 @@ class VolumeSpaceTest {
     writeLog();
     String volume = "/data"; // the VOLUME of every TestLines transfer
     Path data = dir.resolve("data");
-    Path yaml = config(String.join("\n",
-        "volumes:",
-        "  - volume: " + volume,
-        "    dataDirectory: " + data,
-        "  - volume: /empty",
-        "    dataDirectory: " + data));
+    Path yaml =
+        config(
+            String.join(
+                "\n",
+                "volumes:",
+                "  - volume: " + volume,
+                "    dataDirectory: " + data,
+                "  - volume: /empty",
+                "    dataDirectory: " + data));
     FileStore fs = Files.getFileStore(data);
     long before = fs.getUsableSpace();
-    try (Provider p = Provider.fromConfig(ProviderConfig.load(yaml), InstantSource.fixed(TestLines.NOW))) {
+    try (Provider p =
+        Provider.fromConfig(ProviderConfig.load(yaml), InstantSource.fixed(TestLines.NOW))) {
       p.refresh();
       VolumeSpace v = p.snapshot().volumes().get(volume);
       assertEquals(fs.getTotalSpace(), v.total());
@@ -91,16 +103,33 @@ class VolumeSpaceTest {
       assertEquals("/empty", empty.get("volume"));
       assertFalse(empty.containsKey("peer"));
       assertEquals(fs.getTotalSpace(), empty.get("TotalSpace"));
-      assertTrue(StorageAds.classAds(p.snapshot(), null).contains("AvailableSpace = " + v.available() + ";"));
-      assertEquals(v.total(), StorageAds.json(p.snapshot(), "10.0.0.1").get(0).get("TotalSpace").asLong());
+      assertTrue(
+          StorageAds.classAds(p.snapshot(), null)
+              .contains("AvailableSpace = " + v.available() + ";"));
+      assertEquals(
+          v.total(), StorageAds.json(p.snapshot(), "10.0.0.1").get(0).get("TotalSpace").asLong());
 
       String ldif = Ldif.render(p.snapshot());
-      assertTrue(ldif.contains("availablespace: " + v.available() + "\ntotalspace: " + v.total() + "\n"), ldif);
-      assertTrue(ldif.contains("dn: volume=/empty,hostname=gridftp.example.org,dc=example,dc=org,o=grid\n"), ldif);
+      assertTrue(
+          ldif.contains("availablespace: " + v.available() + "\ntotalspace: " + v.total() + "\n"),
+          ldif);
+      assertTrue(
+          ldif.contains(
+              "dn: volume=/empty,hostname=gridftp.example.org,dc=example,dc=org,o=grid\n"),
+          ldif);
 
       String prom = PrometheusText.render(p.snapshot());
-      assertTrue(prom.contains("braid_provider_volume_available_bytes{volume=\"" + volume + "\"} " + v.available() + "\n"), prom);
-      assertTrue(prom.contains("braid_provider_volume_total_bytes{volume=\"/empty\"} " + v.total() + "\n"), prom);
+      assertTrue(
+          prom.contains(
+              "braid_provider_volume_available_bytes{volume=\""
+                  + volume
+                  + "\"} "
+                  + v.available()
+                  + "\n"),
+          prom);
+      assertTrue(
+          prom.contains("braid_provider_volume_total_bytes{volume=\"/empty\"} " + v.total() + "\n"),
+          prom);
 
       JsonNode vols = StatsJson.volumes(p.snapshot(), "/empty");
       assertEquals(1, vols.size());
@@ -113,11 +142,14 @@ class VolumeSpaceTest {
   void provider_spaceIsReadAgainAtEachPoll_withoutNewTransfers() throws Exception {
     writeLog();
     Path data = dir.resolve("data");
-    Path yaml = config(String.join("\n", "volumes:", "  - volume: /data", "    dataDirectory: " + data));
-    try (Provider p = Provider.fromConfig(ProviderConfig.load(yaml), InstantSource.fixed(TestLines.NOW))) {
+    Path yaml =
+        config(String.join("\n", "volumes:", "  - volume: /data", "    dataDirectory: " + data));
+    try (Provider p =
+        Provider.fromConfig(ProviderConfig.load(yaml), InstantSource.fixed(TestLines.NOW))) {
       p.refresh();
       assertTrue(p.snapshot().volumes().containsKey("/data"));
-      // The directory goes away: the next poll (no new transfer) drops the figures, it does not crash.
+      // The directory goes away: the next poll (no new transfer) drops the figures, it does not
+      // crash.
       Files.delete(data);
       p.refresh();
       assertFalse(p.snapshot().volumes().containsKey("/data"));
@@ -133,12 +165,18 @@ class VolumeSpaceTest {
   void provider_statsEndpoint_listsVolumes() throws Exception {
     writeLog();
     Path data = dir.resolve("data");
-    Path yaml = config(String.join("\n", "volumes:", "  - volume: /data", "    dataDirectory: " + data));
+    Path yaml =
+        config(String.join("\n", "volumes:", "  - volume: /data", "    dataDirectory: " + data));
     try (Provider p = Provider.fromConfig(ProviderConfig.load(yaml), InstantSource.system())) {
       p.start();
-      String body = HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + p.httpPort() + "/v1/stats")).build(),
-          HttpResponse.BodyHandlers.ofString()).body();
+      String body =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + p.httpPort() + "/v1/stats"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
       JsonNode v = StatsJson.MAPPER.readTree(body).get("volumes").get(0);
       assertEquals("/data", v.get("volume").asText());
       assertEquals(Files.getFileStore(data).getTotalSpace(), v.get("totalSpace").asLong());
@@ -148,9 +186,15 @@ class VolumeSpaceTest {
   @Test
   void config_missingDataDirectory_oneLineErrorNamingKeyAndPath() throws Exception {
     Path missing = dir.resolve("no-such-dir");
-    Path yaml = config(String.join("\n", "volumes:", "  - volume: /data", "    dataDirectory: " + missing));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(yaml));
-    assertEquals(yaml + ": config: volumes: /data: dataDirectory " + missing + " is not an existing directory",
+    Path yaml =
+        config(String.join("\n", "volumes:", "  - volume: /data", "    dataDirectory: " + missing));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(yaml));
+    assertEquals(
+        yaml
+            + ": config: volumes: /data: dataDirectory "
+            + missing
+            + " is not an existing directory",
         e.getMessage());
     assertFalse(e.getMessage().contains("\n"));
   }
@@ -158,10 +202,17 @@ class VolumeSpaceTest {
   @Test
   void config_volumeTwiceOrWithoutDirectory_rejected() throws Exception {
     Path data = dir.resolve("data");
-    Path twice = config(String.join("\n", "volumes:",
-        "  - volume: /data", "    dataDirectory: " + data,
-        "  - volume: /data", "    dataDirectory: " + data));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(twice));
+    Path twice =
+        config(
+            String.join(
+                "\n",
+                "volumes:",
+                "  - volume: /data",
+                "    dataDirectory: " + data,
+                "  - volume: /data",
+                "    dataDirectory: " + data));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(twice));
     assertEquals(twice + ": config: volumes: /data is listed twice", e.getMessage());
     Path none = config(String.join("\n", "volumes:", "  - volume: /data"));
     e = assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(none));

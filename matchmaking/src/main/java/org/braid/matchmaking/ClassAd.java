@@ -11,12 +11,12 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * An immutable ClassAd: attribute names bound to expressions. Names are case-insensitive;
- * the spelling and order of first definition are kept for unparsing. Redefining a name
- * replaces its expression in place.
+ * An immutable ClassAd: attribute names bound to expressions. Names are case-insensitive; the
+ * spelling and order of first definition are kept for unparsing. Redefining a name replaces its
+ * expression in place.
  *
- * <p>Instances are immutable and thread-safe. Build one with {@link #builder()} or parse one
- * with {@link ClassAds#parse(String)}.
+ * <p>Instances are immutable and thread-safe. Build one with {@link #builder()} or parse one with
+ * {@link ClassAds#parse(String)}.
  */
 public final class ClassAd {
 
@@ -131,8 +131,8 @@ public final class ClassAd {
   }
 
   /**
-   * Evaluates attribute {@code name} of this ad as a top-level ad (strict scoping, the
-   * default options).
+   * Evaluates attribute {@code name} of this ad as a top-level ad (strict scoping, the default
+   * options).
    *
    * @throws NullPointerException if {@code name} is null
    */

@@ -14,10 +14,10 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * ClassAds to and from JSON in HTCondor's form ({@code condor_q -json}): an ad is an object,
- * lists are arrays, integers, reals, strings and booleans are JSON values, undefined is {@code
- * null}, and every other expression is a string {@code "\/Expr(...)\/"} holding its ClassAd
- * syntax. Reals are written with enough digits to read back exactly. Thread-safe.
+ * ClassAds to and from JSON in HTCondor's form ({@code condor_q -json}): an ad is an object, lists
+ * are arrays, integers, reals, strings and booleans are JSON values, undefined is {@code null}, and
+ * every other expression is a string {@code "\/Expr(...)\/"} holding its ClassAd syntax. Reals are
+ * written with enough digits to read back exactly. Thread-safe.
  */
 public final class ClassAdJson {
 
@@ -123,8 +123,8 @@ public final class ClassAdJson {
   /**
    * Reads one JSON object as an ad.
    *
-   * @throws ClassAdParseException if the text is not one JSON object or an embedded expression
-   *     does not parse
+   * @throws ClassAdParseException if the text is not one JSON object or an embedded expression does
+   *     not parse
    * @throws NullPointerException if {@code json} is null
    */
   public static ClassAd fromJson(String json) throws ClassAdParseException {
@@ -187,7 +187,8 @@ public final class ClassAdJson {
     return ClassAdParseException.at(json, reason, Math.min(json.length(), offset + col - 1));
   }
 
-  private static ClassAd readAd(JsonParser p, String json) throws IOException, ClassAdParseException {
+  private static ClassAd readAd(JsonParser p, String json)
+      throws IOException, ClassAdParseException {
     ClassAd.Builder b = ClassAd.builder();
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String name = p.currentName();
@@ -200,7 +201,8 @@ public final class ClassAdJson {
     return b.build();
   }
 
-  private static Expr readExpr(JsonParser p, String json) throws IOException, ClassAdParseException {
+  private static Expr readExpr(JsonParser p, String json)
+      throws IOException, ClassAdParseException {
     switch (p.currentToken()) {
       case START_OBJECT:
         return new Expr.AdExpr(readAd(p, json));

@@ -3,9 +3,9 @@ package org.braid.matchmaking;
 import java.util.List;
 
 /**
- * ClassAd text that does not parse. The message names the first problem with its line and
- * column and shows the offending line with a caret under the column; {@link #problems()} lists
- * every problem found (old-syntax input reports one per bad line).
+ * ClassAd text that does not parse. The message names the first problem with its line and column
+ * and shows the offending line with a caret under the column; {@link #problems()} lists every
+ * problem found (old-syntax input reports one per bad line).
  */
 public final class ClassAdParseException extends Exception {
 

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The entry point for reading ClassAd text: expressions, new-syntax ads ({@code [ a = 1; b =
- * "x" ]}) and old-syntax ads (one {@code Name = expr} per line, ads separated by blank lines).
+ * The entry point for reading ClassAd text: expressions, new-syntax ads ({@code [ a = 1; b = "x"
+ * ]}) and old-syntax ads (one {@code Name = expr} per line, ads separated by blank lines).
  *
  * <p>Parsing is strict HTCondor syntax by default; {@link ParseOptions#PAPER} also accepts the
  * notation of the replica-selection paper ({@code 5M/sec}, lines ending in {@code ;}).

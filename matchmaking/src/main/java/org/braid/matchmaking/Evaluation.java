@@ -8,9 +8,9 @@ import java.util.Objects;
  * unscoped name resolves in its own ad and the ads that enclose it, never in a match partner.
  *
  * <p>Evaluation never throws for bad data: undefined and error are values. Where HTCondor's own
- * evaluation fails outright (an absolute reference with no enclosing ad, evaluation nested
- * deeper than {@link EvalOptions#maxReferenceDepth()}), the result is error. A reference cycle
- * ({@code a = b; b = a}) evaluates to undefined, as in HTCondor. Thread-safe.
+ * evaluation fails outright (an absolute reference with no enclosing ad, evaluation nested deeper
+ * than {@link EvalOptions#maxReferenceDepth()}), the result is error. A reference cycle ({@code a =
+ * b; b = a}) evaluates to undefined, as in HTCondor. Thread-safe.
  */
 public final class Evaluation {
 

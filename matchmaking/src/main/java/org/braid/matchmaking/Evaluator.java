@@ -7,28 +7,29 @@ import java.util.Locale;
 import org.braid.matchmaking.Expr.BinaryOp;
 
 /**
- * Walks an expression tree and computes its value, with HTCondor's semantics: strict
- * new-ClassAd scoping, lazy lists and ads, undefined and error as values.
+ * Walks an expression tree and computes its value, with HTCondor's semantics: strict new-ClassAd
+ * scoping, lazy lists and ads, undefined and error as values.
  *
  * <p>One instance is one evaluation (HTCondor's EvalState): it marks the attributes it is in the
- * middle of evaluating, and an attribute met again while still being evaluated (a reference
- * cycle) reads as undefined, as in HTCondor. Finished values are not remembered (HTCondor does
- * not either), so a step budget bounds the work. Not thread-safe; cheap to create.
+ * middle of evaluating, and an attribute met again while still being evaluated (a reference cycle)
+ * reads as undefined, as in HTCondor. Finished values are not remembered (HTCondor does not
+ * either), so a step budget bounds the work. Not thread-safe; cheap to create.
  */
 final class Evaluator {
 
   /**
    * Thrown when HTCondor's evaluation would fail outright; the entry point turns it to error.
    *
-   * <p>A failed evaluation in HTCondor still leaves a value in the result it was writing to, and
-   * a list subscript (and an ad subscript) hands that value on instead of failing. {@link #left}
+   * <p>A failed evaluation in HTCondor still leaves a value in the result it was writing to, and a
+   * list subscript (and an ad subscript) hands that value on instead of failing. {@link #left}
    * tracks it as the failure unwinds: an operator or function whose operand failed sets error; a
-   * reference {@code expr.attr} whose {@code expr} failed, or a failed list projection, leaves
-   * its result untouched (undefined); an attribute's value is written straight into the
-   * caller's result, so it passes the value on.
+   * reference {@code expr.attr} whose {@code expr} failed, or a failed list projection, leaves its
+   * result untouched (undefined); an attribute's value is written straight into the caller's
+   * result, so it passes the value on.
    */
   static final class Failure extends RuntimeException {
     private static final long serialVersionUID = 1L;
+
     /** The value HTCondor's failed evaluation leaves behind at the current frame. */
     Value left;
 
@@ -76,6 +77,7 @@ final class Evaluator {
       return System.identityHashCode(expr) * 31 + System.identityHashCode(ad);
     }
   }
+
   private int depth;
   private int nesting;
 
@@ -385,7 +387,9 @@ final class Evaluator {
   }
 
   private Value follow(Expr found, Env scope) {
-    if (found instanceof Expr.Literal || found instanceof Expr.AdExpr || found instanceof Expr.ListExpr) {
+    if (found instanceof Expr.Literal
+        || found instanceof Expr.AdExpr
+        || found instanceof Expr.ListExpr) {
       // Values that cannot refer back: no need to remember them (HTCondor's depth limit still
       // counts the hop).
       if (depth >= options.maxReferenceDepth()) {

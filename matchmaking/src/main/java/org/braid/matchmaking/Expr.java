@@ -52,8 +52,8 @@ public sealed interface Expr
   }
 
   /**
-   * An attribute reference: {@code name} (scope null, not absolute), {@code .name} (absolute),
-   * or {@code scope.name}.
+   * An attribute reference: {@code name} (scope null, not absolute), {@code .name} (absolute), or
+   * {@code scope.name}.
    */
   record AttrRef(Expr scope, String name, boolean absolute) implements Expr {
     /** Checks the arguments. */

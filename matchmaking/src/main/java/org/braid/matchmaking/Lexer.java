@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Splits ClassAd text into tokens. Numbers follow HTCondor: decimal integers (an integer too
- * large for 64 bits reads as 0, as HTCondor's lexer does) and reals with a fraction or an
- * exponent. With the paper extension on, a number may carry an SI or binary suffix and a rate
- * unit ({@code 5M/sec}).
+ * Splits ClassAd text into tokens. Numbers follow HTCondor: decimal integers (an integer too large
+ * for 64 bits reads as 0, as HTCondor's lexer does) and reals with a fraction or an exponent. With
+ * the paper extension on, a number may carry an SI or binary suffix and a rate unit ({@code
+ * 5M/sec}).
  */
 final class Lexer {
 
@@ -62,8 +62,7 @@ final class Lexer {
     }
     if (c == '"') {
       String s = quoted('"', start);
-      return new Token(
-          Token.Kind.STRING, src.substring(start, pos), Value.of(s), line, col, start);
+      return new Token(Token.Kind.STRING, src.substring(start, pos), Value.of(s), line, col, start);
     }
     if (c == '\'') {
       String s = quoted('\'', start);
@@ -228,13 +227,11 @@ final class Lexer {
       p += 2;
     }
     pos = p;
-    BigDecimal factor =
-        binary ? new BigDecimal(1L << (10 * exp)) : BigDecimal.TEN.pow(3 * exp);
+    BigDecimal factor = binary ? new BigDecimal(1L << (10 * exp)) : BigDecimal.TEN.pow(3 * exp);
     BigDecimal v = new BigDecimal(digits).multiply(factor);
     String text = src.substring(start, pos);
     if (!real) {
-      return new Token(
-          Token.Kind.INTEGER, text, Value.of(v.longValue()), line, col, start);
+      return new Token(Token.Kind.INTEGER, text, Value.of(v.longValue()), line, col, start);
     }
     return new Token(Token.Kind.REAL, text, Value.of(v.doubleValue()), line, col, start);
   }

@@ -5,8 +5,8 @@ import java.util.List;
 import org.braid.matchmaking.Expr.BinaryOp;
 
 /**
- * List functions: member, size, sum, avg, min, max, anyCompare, allCompare.
- * Each follows HTCondor's fnCall.cpp.
+ * List functions: member, size, sum, avg, min, max, anyCompare, allCompare. Each follows HTCondor's
+ * fnCall.cpp.
  */
 final class ListFunctions {
 

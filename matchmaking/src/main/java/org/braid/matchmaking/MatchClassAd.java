@@ -3,10 +3,10 @@ package org.braid.matchmaking;
 import java.util.Objects;
 
 /**
- * Two ads put side by side for matching, as HTCondor's MatchClassAd does: each ad sits in a
- * context where {@code other} and {@code target} name the partner and {@code my} names itself,
- * all inside one enclosing match ad. Unscoped names still resolve only in their own ad (strict
- * scoping); {@code other.x} reaches the partner.
+ * Two ads put side by side for matching, as HTCondor's MatchClassAd does: each ad sits in a context
+ * where {@code other} and {@code target} name the partner and {@code my} names itself, all inside
+ * one enclosing match ad. Unscoped names still resolve only in their own ad (strict scoping);
+ * {@code other.x} reaches the partner.
  *
  * <p>The enclosing ad is, as in HTCondor:
  *
@@ -35,8 +35,13 @@ public final class MatchClassAd {
   private static final Expr SYMMETRIC = parse("leftMatchesRight && rightMatchesLeft");
   private static final Expr LEFT_RANK = parse("adLeft.ad.rank");
   private static final String[] MATCH_NAMES = {
-    "symmetricMatch", "leftMatchesRight", "rightMatchesLeft", "leftRankValue", "rightRankValue",
-    "adLeft", "adRight"
+    "symmetricMatch",
+    "leftMatchesRight",
+    "rightMatchesLeft",
+    "leftRankValue",
+    "rightRankValue",
+    "adLeft",
+    "adRight"
   };
   private static final String[] CTX_NAMES = {"other", "target", "my", "ad"};
   private static final Expr TO_RIGHT = parse(".adRight.ad");
@@ -52,7 +57,8 @@ public final class MatchClassAd {
   private final Env rightEnv;
   private final EvalOptions options;
 
-  private MatchClassAd(ClassAd left, ClassAd leftCtx, ClassAd right, ClassAd rightCtx, EvalOptions o) {
+  private MatchClassAd(
+      ClassAd left, ClassAd leftCtx, ClassAd right, ClassAd rightCtx, EvalOptions o) {
     this.left = left;
     this.right = right;
     this.options = o;
@@ -60,8 +66,13 @@ public final class MatchClassAd {
         ClassAd.ofDistinct(
             MATCH_NAMES,
             new Expr[] {
-              SYMMETRIC, RIGHT_REQ, LEFT_REQ, LEFT_RANK, RIGHT_RANK,
-              new Expr.AdExpr(leftCtx), new Expr.AdExpr(rightCtx)
+              SYMMETRIC,
+              RIGHT_REQ,
+              LEFT_REQ,
+              LEFT_RANK,
+              RIGHT_RANK,
+              new Expr.AdExpr(leftCtx),
+              new Expr.AdExpr(rightCtx)
             });
     this.root = new Env(matchAd, null);
     this.leftEnv = new Env(left, new Env(leftCtx, root));
@@ -77,7 +88,8 @@ public final class MatchClassAd {
     Objects.requireNonNull(left, "left");
     Objects.requireNonNull(right, "right");
     Objects.requireNonNull(options, "options");
-    return new MatchClassAd(left, context(left, "adRight"), right, context(right, "adLeft"), options);
+    return new MatchClassAd(
+        left, context(left, "adRight"), right, context(right, "adLeft"), options);
   }
 
   /** Puts two ads side by side with the default evaluation options. */
@@ -149,13 +161,14 @@ public final class MatchClassAd {
 
   /** True when both Requirements evaluate to true. */
   public boolean symmetricMatch() {
-    return Evaluation.run(new Evaluator(root, options), SYMMETRIC, root) instanceof Value.BooleanValue b
+    return Evaluation.run(new Evaluator(root, options), SYMMETRIC, root)
+            instanceof Value.BooleanValue b
         && b.value();
   }
 
   /**
-   * The Rank of the ad on {@code side} as a number: integers and reals as they are, anything
-   * else (missing, undefined, error, a string, NaN) as 0.0.
+   * The Rank of the ad on {@code side} as a number: integers and reals as they are, anything else
+   * (missing, undefined, error, a string, NaN) as 0.0.
    */
   public double rank(Side side) {
     return number(attribute(side, "Rank"));

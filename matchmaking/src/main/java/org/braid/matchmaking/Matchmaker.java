@@ -10,19 +10,19 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Matches one request ad against candidate ads and ranks the matches, as HTCondor's negotiator
- * does with MatchClassAd: a candidate matches when the request's {@code Requirements} and the
- * candidate's {@code Requirements} both evaluate to true with each ad seeing the other as
- * {@code other} (and {@code target}). Matches are ordered by the request's {@code Rank}
- * (highest first; a rank that is not a number counts as 0.0); ties keep the input order.
+ * Matches one request ad against candidate ads and ranks the matches, as HTCondor's negotiator does
+ * with MatchClassAd: a candidate matches when the request's {@code Requirements} and the
+ * candidate's {@code Requirements} both evaluate to true with each ad seeing the other as {@code
+ * other} (and {@code target}). Matches are ordered by the request's {@code Rank} (highest first; a
+ * rank that is not a number counts as 0.0); ties keep the input order.
  *
  * <p>For every rejected candidate it names the clauses (top-level {@code &&} terms) of either
- * Requirements that were false, undefined or error, with the values of the attributes they
- * refer to, like {@code condor_q -better-analyze}.
+ * Requirements that were false, undefined or error, with the values of the attributes they refer
+ * to, like {@code condor_q -better-analyze}.
  *
  * <p>Source: Vazhkudai, Schopf and Foster, replica selection with ClassAds (paper 003, section
- * 2.3); HTCondor's matchClassad.cpp. Cost: one evaluation of each Requirements and of the Rank
- * per candidate, O(n log n) for the sort. Immutable and thread-safe.
+ * 2.3); HTCondor's matchClassad.cpp. Cost: one evaluation of each Requirements and of the Rank per
+ * candidate, O(n log n) for the sort. Immutable and thread-safe.
  */
 public final class Matchmaker {
 
@@ -118,13 +118,27 @@ public final class Matchmaker {
       }
       List<FailedClause> reasons = new ArrayList<>();
       if (explain && !isTrue(req)) {
-        explain(m, MatchClassAd.Side.LEFT, requestClauses, requestClauseText, requestClauseRefs,
-            req, reasons, rejectedBy);
+        explain(
+            m,
+            MatchClassAd.Side.LEFT,
+            requestClauses,
+            requestClauseText,
+            requestClauseRefs,
+            req,
+            reasons,
+            rejectedBy);
       }
       if (explain && !isTrue(candReq)) {
         List<Expr> cc = clauses(candExpr);
-        explain(m, MatchClassAd.Side.RIGHT, cc, cc.stream().map(Expr::unparse).toList(),
-            cc.stream().map(Matchmaker::refs).toList(), candReq, reasons, null);
+        explain(
+            m,
+            MatchClassAd.Side.RIGHT,
+            cc,
+            cc.stream().map(Expr::unparse).toList(),
+            cc.stream().map(Matchmaker::refs).toList(),
+            candReq,
+            reasons,
+            null);
       }
       rejections.add(new Rejection(k, raw, reasons));
     }
@@ -155,8 +169,7 @@ public final class Matchmaker {
       List<FailedClause> out,
       int[] counts) {
     if (clauses.isEmpty()) {
-      out.add(
-          new FailedClause(side, REQUIREMENTS, whole, Map.of(), "Requirements is not defined"));
+      out.add(new FailedClause(side, REQUIREMENTS, whole, Map.of(), "Requirements is not defined"));
       return;
     }
     int before = out.size();
@@ -277,7 +290,11 @@ public final class Matchmaker {
    * @param note a remark replacing the clause analysis, or null
    */
   public record FailedClause(
-      MatchClassAd.Side side, String clause, Value value, Map<String, Value> references, String note) {
+      MatchClassAd.Side side,
+      String clause,
+      Value value,
+      Map<String, Value> references,
+      String note) {
 
     /**
      * Copies the references, keeping their order (the order they appear in the clause; {@code
@@ -294,7 +311,11 @@ public final class Matchmaker {
         return who + " " + note;
       }
       StringBuilder sb =
-          new StringBuilder(who).append(" clause ").append(clause).append(" is ").append(value.unparse());
+          new StringBuilder(who)
+              .append(" clause ")
+              .append(clause)
+              .append(" is ")
+              .append(value.unparse());
       if (!references.isEmpty()) {
         sb.append(" (");
         boolean first = true;
@@ -323,11 +344,14 @@ public final class Matchmaker {
   public record ClauseSummary(String clause, int rejected) {}
 
   /**
-   * The outcome: matches best first, rejections in input order, and per request clause the
-   * number of candidates it rejected.
+   * The outcome: matches best first, rejections in input order, and per request clause the number
+   * of candidates it rejected.
    */
   public record Ranking(
-      List<Match> matches, List<Rejection> rejections, List<ClauseSummary> requestClauses, int candidates) {
+      List<Match> matches,
+      List<Rejection> rejections,
+      List<ClauseSummary> requestClauses,
+      int candidates) {
     /** Copies the lists. */
     public Ranking {
       matches = List.copyOf(matches);

@@ -63,7 +63,9 @@ final class MathFunctions {
     }
     Value x = ev.eval(a.get(0), env);
     Value y = ev.eval(a.get(1), env);
-    if (x instanceof Value.IntegerValue xi && y instanceof Value.IntegerValue yi && yi.value() >= 0) {
+    if (x instanceof Value.IntegerValue xi
+        && y instanceof Value.IntegerValue yi
+        && yi.value() >= 0) {
       return Value.of(
           Conversions.castToLong(Math.pow((double) xi.value(), (double) yi.value()) + 0.5));
     }

@@ -3,11 +3,10 @@ package org.braid.matchmaking;
 /**
  * Options for parsing ClassAd text.
  *
- * @param strict true for HTCondor's language exactly; false enables the paper-notation
- *     extension: numeric suffixes ({@code 5M}, {@code 50G}, {@code 2Gi}) with an optional
- *     {@code /s} or {@code /sec}, and old-syntax lines ending in {@code ;}. Default: true.
- * @param maxDepth deepest nesting of parentheses, operators, lists and ads accepted. Default:
- *     1000.
+ * @param strict true for HTCondor's language exactly; false enables the paper-notation extension:
+ *     numeric suffixes ({@code 5M}, {@code 50G}, {@code 2Gi}) with an optional {@code /s} or {@code
+ *     /sec}, and old-syntax lines ending in {@code ;}. Default: true.
+ * @param maxDepth deepest nesting of parentheses, operators, lists and ads accepted. Default: 1000.
  * @param maxLength longest input accepted, in characters. Default: 1,048,576.
  */
 public record ParseOptions(boolean strict, int maxDepth, int maxLength) {

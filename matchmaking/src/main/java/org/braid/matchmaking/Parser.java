@@ -284,8 +284,7 @@ final class Parser {
 
   private Expr primary() throws ClassAdParseException {
     Token t = next();
-    if (t.is("-")
-        && (peek().kind() == Token.Kind.INTEGER || peek().kind() == Token.Kind.REAL)) {
+    if (t.is("-") && (peek().kind() == Token.Kind.INTEGER || peek().kind() == Token.Kind.REAL)) {
       // HTCondor folds a minus sign into the number that follows it.
       Token n = next();
       if (n.kind() == Token.Kind.INTEGER) {

@@ -6,8 +6,8 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * Regular-expression functions: regexp, regexps, replace, replaceAll, regexpMember.
- * Each follows HTCondor's fnCall.cpp.
+ * Regular-expression functions: regexp, regexps, replace, replaceAll, regexpMember. Each follows
+ * HTCondor's fnCall.cpp.
  */
 final class RegexFunctions {
 

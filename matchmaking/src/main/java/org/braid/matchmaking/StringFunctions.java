@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * String functions: strcat, join, toUpper, toLower, substr, strcmp, stricmp, versioncmp, string lists, interval, unparse, eval.
- * Each follows HTCondor's fnCall.cpp.
+ * String functions: strcat, join, toUpper, toLower, substr, strcmp, stricmp, versioncmp, string
+ * lists, interval, unparse, eval. Each follows HTCondor's fnCall.cpp.
  */
 final class StringFunctions {
 

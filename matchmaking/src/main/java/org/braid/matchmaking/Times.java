@@ -25,7 +25,8 @@ final class Times {
   static String absToString(Value.AbsTimeValue t) {
     int off = t.offsetSeconds();
     LocalDateTime local =
-        LocalDateTime.ofEpochSecond(t.epochSeconds(), 0, ZoneOffset.ofTotalSeconds(clampOffset(off)));
+        LocalDateTime.ofEpochSecond(
+            t.epochSeconds(), 0, ZoneOffset.ofTotalSeconds(clampOffset(off)));
     int a = Math.abs(off);
     return ISO.format(local)
         + (off > 0 ? '+' : '-')
@@ -80,7 +81,9 @@ final class Times {
       String z = m.group(7);
       if (z != null && !z.equals("Z")) {
         String digits = z.substring(1).replace(":", "");
-        off = Integer.parseInt(digits.substring(0, 2)) * 3600 + Integer.parseInt(digits.substring(2)) * 60;
+        off =
+            Integer.parseInt(digits.substring(0, 2)) * 3600
+                + Integer.parseInt(digits.substring(2)) * 60;
         if (z.charAt(0) == '-') {
           off = -off;
         }

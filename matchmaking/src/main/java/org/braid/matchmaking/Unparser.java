@@ -11,9 +11,9 @@ import java.util.Set;
 /**
  * Writes expressions and values in HTCondor's compact syntax ({@code [ a = 1; b = { 1,2 } ]}).
  *
- * <p>Two flavours differ only in reals: {@link #compat} prints {@code %.15E} exactly as
- * HTCondor's library does (used by the {@code string()} and {@code unparse()} functions), the
- * public flavour adds a digit when 16 significant digits would not read back to the same double.
+ * <p>Two flavours differ only in reals: {@link #compat} prints {@code %.15E} exactly as HTCondor's
+ * library does (used by the {@code string()} and {@code unparse()} functions), the public flavour
+ * adds a digit when 16 significant digits would not read back to the same double.
  */
 final class Unparser {
 

@@ -7,9 +7,9 @@ import java.util.Objects;
  * The value of a ClassAd expression: undefined, error, boolean, integer, real, string, list,
  * ClassAd, absolute time or relative time.
  *
- * <p>Undefined and error are ordinary values, never exceptions. Lists and ClassAds are lazy, as
- * in HTCondor's library: a list value holds the unevaluated element expressions together with
- * the scope they were written in; {@link Evaluation#elements(ListValue)} evaluates them.
+ * <p>Undefined and error are ordinary values, never exceptions. Lists and ClassAds are lazy, as in
+ * HTCondor's library: a list value holds the unevaluated element expressions together with the
+ * scope they were written in; {@link Evaluation#elements(ListValue)} evaluates them.
  *
  * <p>All implementations are immutable and thread-safe.
  */
@@ -251,8 +251,8 @@ public sealed interface Value
   }
 
   /**
-   * An absolute time: seconds since the Unix epoch (UTC) and the time zone offset in seconds
-   * east of UTC it is shown in.
+   * An absolute time: seconds since the Unix epoch (UTC) and the time zone offset in seconds east
+   * of UTC it is shown in.
    */
   record AbsTimeValue(long epochSeconds, int offsetSeconds) implements Value {
     @Override

@@ -10,8 +10,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * from the differential-test disagreements of seeds 2, 4, 8 and 9. Expected values are classad2's
  * (htcondor 25.14.1, strict): {@code self["r"]} (C++ ClassAd::EvaluateAttr on the stored
  * expression) and {@code ad.eval("r")} (the Python binding, which evaluates a copy of the
- * expression). HTCondor detects a cycle by the identity of the expression being evaluated, so
- * the copy's inner ad is not the stored inner ad and the cycle is found one turn later.
+ * expression). HTCondor detects a cycle by the identity of the expression being evaluated, so the
+ * copy's inner ad is not the stored inner ad and the cycle is found one turn later.
  */
 class CycleRegressionTest {
 
@@ -49,8 +49,8 @@ class CycleRegressionTest {
 
   /**
    * An element that fails inside a list subscript: HTCondor's subscript hands on whatever the
-   * failed evaluation left in its result (operators set error; a failed {@code expr.attr} scope
-   * or list projection leaves it undefined). Reduced from seeds 6 and 7; expected values are
+   * failed evaluation left in its result (operators set error; a failed {@code expr.attr} scope or
+   * list projection leaves it undefined). Reduced from seeds 6 and 7; expected values are
    * classad2's.
    */
   @ParameterizedTest(name = "{0} => {1}")
@@ -68,8 +68,7 @@ class CycleRegressionTest {
         // evaluating x.a itself fails (error), at the reference depth limit, not the stack's
         "`[ r = x.a; x = { x.a } ]` => error"
       })
-  void failedListElement_handsOnWhatHtcondorLeaves(String text, String expected)
-      throws Exception {
+  void failedListElement_handsOnWhatHtcondorLeaves(String text, String expected) throws Exception {
     Value v = Evaluation.attribute(ClassAds.parse(text), "r", EvalOptions.DEFAULT);
     assertEquals(expected, v.unparse());
   }
@@ -106,9 +105,9 @@ class CycleRegressionTest {
   }
 
   /**
-   * HTCondor's depth limit is 400 and counts attribute references, operators (parentheses, ?:
-   * and subscripts included, a list element one more) and scopes of expr.attr, but not function
-   * calls. Longest chains that still evaluate, measured with classad2: the next link gives error.
+   * HTCondor's depth limit is 400 and counts attribute references, operators (parentheses, ?: and
+   * subscripts included, a list element one more) and scopes of expr.attr, but not function calls.
+   * Longest chains that still evaluate, measured with classad2: the next link gives error.
    */
   @ParameterizedTest(name = "{0}: {1} links")
   @CsvSource(
@@ -136,8 +135,8 @@ class CycleRegressionTest {
   }
 
   /**
-   * Self-references where the depth limit decides the shape (seeds 19 and 28), in the
-   * differential test's canonical form (lists expanded three levels deep), as classad2 gives it.
+   * Self-references where the depth limit decides the shape (seeds 19 and 28), in the differential
+   * test's canonical form (lists expanded three levels deep), as classad2 gives it.
    */
   @ParameterizedTest(name = "{0} => {1}")
   @CsvSource(

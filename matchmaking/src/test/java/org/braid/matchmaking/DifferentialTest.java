@@ -8,8 +8,8 @@ import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * Evaluates generated expressions in our evaluator and in HTCondor's library and requires
- * identical results. Set -Dclassad.seed=N to replay a run and -Dclassad.cases=N to run more.
+ * Evaluates generated expressions in our evaluator and in HTCondor's library and requires identical
+ * results. Set -Dclassad.seed=N to replay a run and -Dclassad.cases=N to run more.
  */
 class DifferentialTest {
 
@@ -62,23 +62,38 @@ class DifferentialTest {
         parsed++;
       }
       if (!ours.equals(expected.get(i))) {
-        failures.add(cases.get(i) + "\n    htcondor: " + expected.get(i) + "\n    braid:    " + ours);
+        failures.add(
+            cases.get(i) + "\n    htcondor: " + expected.get(i) + "\n    braid:    " + ours);
       }
     }
     if (!failures.isEmpty()) {
       fail(
-          failures.size() + " of " + n + " cases disagree (seed " + seed + ", replay with -Dclassad.seed="
-              + seed + "); first ones:\n" + String.join("\n", failures.subList(0, Math.min(25, failures.size()))));
+          failures.size()
+              + " of "
+              + n
+              + " cases disagree (seed "
+              + seed
+              + ", replay with -Dclassad.seed="
+              + seed
+              + "); first ones:\n"
+              + String.join("\n", failures.subList(0, Math.min(25, failures.size()))));
     }
     assertEquals(n, expected.size());
     if (crashed > n / 1000) {
-      fail(crashed + " of " + n + " cases crashed HTCondor's library, more than 0.1% (seed " + seed + ")");
+      fail(
+          crashed
+              + " of "
+              + n
+              + " cases crashed HTCondor's library, more than 0.1% (seed "
+              + seed
+              + ")");
     }
     if (excluded > n / 50) {
       fail(excluded + " of " + n + " cases excluded, more than 2% (seed " + seed + ")");
     }
     if (parsed < n * 9 / 10) {
-      fail("only " + parsed + " of " + n + " generated cases parse in HTCondor (seed " + seed + ")");
+      fail(
+          "only " + parsed + " of " + n + " generated cases parse in HTCondor (seed " + seed + ")");
     }
   }
 }

@@ -3,8 +3,8 @@ package org.braid.matchmaking;
 import java.util.Random;
 
 /**
- * Random well-formed ClassAd expressions and ads over all operators, literals, nested ads,
- * scoping keywords and built-in functions. Seeded, so a failure can be replayed.
+ * Random well-formed ClassAd expressions and ads over all operators, literals, nested ads, scoping
+ * keywords and built-in functions. Seeded, so a failure can be replayed.
  *
  * <p>Left out on purpose (documented in docs/classads.md): {@code time()} and {@code absTime()}
  * without arguments (the clock), {@code stringListMember} (not in the oracle's module),
@@ -14,24 +14,54 @@ import java.util.Random;
 final class ExprGenerator {
 
   private static final String[] NAMES = {"a", "b", "c", "x", "y", "A", "Xx", "r"};
-  private static final String[] SCOPES = {"my", "other", "target", "parent", "toplevel", "root", "self"};
+  private static final String[] SCOPES = {
+    "my", "other", "target", "parent", "toplevel", "root", "self"
+  };
   private static final String[] BINOPS = {
-    "||", "&&", "|", "^", "&", "==", "!=", "=?=", "=!=", "is", "isnt", "<", "<=", ">", ">=",
-    "<<", ">>", ">>>", "+", "-", "*", "/", "%"
+    "||", "&&", "|", "^", "&", "==", "!=", "=?=", "=!=", "is", "isnt", "<", "<=", ">", ">=", "<<",
+    ">>", ">>>", "+", "-", "*", "/", "%"
   };
   private static final String[] UNOPS = {"-", "+", "!", "~"};
   private static final String[] REALS = {
     "0.0", "0.5", "1.5", "2.0", "1e300", "1e-5", "0.1", "3.25", "100.0", "2.5e10", ".75"
   };
   private static final String[] STRINGS = {
-    "\"\"", "\"a\"", "\"A\"", "\"abc\"", "\"ABC\"", "\"b\"", "\"1\"", "\"12abc\"", "\" 7\"",
-    "\"true\"", "\"False\"", "\"x y\"", "\"a,b, c\"", "\"1.5\"", "\"0x1f\"", "\"a\\\"b\"",
-    "\"tab\\there\"", "\"2.10\"", "\"2.9\"", "\"-3\"", "\"inf\"", "\"hello world\""
+    "\"\"",
+    "\"a\"",
+    "\"A\"",
+    "\"abc\"",
+    "\"ABC\"",
+    "\"b\"",
+    "\"1\"",
+    "\"12abc\"",
+    "\" 7\"",
+    "\"true\"",
+    "\"False\"",
+    "\"x y\"",
+    "\"a,b, c\"",
+    "\"1.5\"",
+    "\"0x1f\"",
+    "\"a\\\"b\"",
+    "\"tab\\there\"",
+    "\"2.10\"",
+    "\"2.9\"",
+    "\"-3\"",
+    "\"inf\"",
+    "\"hello world\""
   };
-  private static final String[] PATTERNS = {"\"a\"", "\"^a\"", "\"b+\"", "\"(a)(b)?\"", "\"[0-9]+\"", "\"x|y\"", "\"A\""};
+  private static final String[] PATTERNS = {
+    "\"a\"", "\"^a\"", "\"b+\"", "\"(a)(b)?\"", "\"[0-9]+\"", "\"x|y\"", "\"A\""
+  };
   private static final String[] TIMES = {
-    "absTime(\"2020-01-01T00:00:00Z\")", "absTime(\"2021-06-01T12:30:00+02:00\")", "absTime(86400)",
-    "absTime(1.5)", "relTime(5)", "relTime(90061)", "relTime(-3)", "relTime(2.5)", "absTime(\"2020-01-01T00:00:00-05:00\")"
+    "absTime(\"2020-01-01T00:00:00Z\")",
+    "absTime(\"2021-06-01T12:30:00+02:00\")",
+    "absTime(86400)",
+    "absTime(1.5)",
+    "relTime(5)",
+    "relTime(90061)",
+    "relTime(-3)",
+    "relTime(2.5)",
+    "absTime(\"2020-01-01T00:00:00-05:00\")"
   };
 
   private final Random rnd;
@@ -57,8 +87,13 @@ final class ExprGenerator {
     sb.append("a = ").append(expr(2)).append("; ");
     sb.append("b = ").append(expr(2)).append("; ");
     sb.append("s = ").append(scalarExpr(2)).append("; ");
-    sb.append("c = [ x = ").append(expr(2)).append("; y = ").append(expr(1)).append("; z = ")
-        .append(expr(2)).append(" ]; ");
+    sb.append("c = [ x = ")
+        .append(expr(2))
+        .append("; y = ")
+        .append(expr(1))
+        .append("; z = ")
+        .append(expr(2))
+        .append(" ]; ");
     sb.append("l = { ").append(expr(1)).append(", ").append(expr(1)).append(" }; ");
     if (rnd.nextBoolean()) {
       sb.append("x = ").append(expr(1)).append("; ");
@@ -78,7 +113,10 @@ final class ExprGenerator {
       case 2:
         return Integer.toString(rnd.nextInt(25) - 5);
       case 3:
-        return pick(new String[] {"9223372036854775807", "-9223372036854775808", "1099511627776", "65", "64", "63"});
+        return pick(
+            new String[] {
+              "9223372036854775807", "-9223372036854775808", "1099511627776", "65", "64", "63"
+            });
       case 4:
       case 5:
         return pick(REALS);
@@ -92,7 +130,10 @@ final class ExprGenerator {
       case 10:
         return pick(TIMES);
       default:
-        return pick(new String[] {"real(\"INF\")", "-real(\"INF\")", "real(\"NaN\")", "-0.0", "-1.5", "-7"});
+        return pick(
+            new String[] {
+              "real(\"INF\")", "-real(\"INF\")", "real(\"NaN\")", "-0.0", "-1.5", "-7"
+            });
     }
   }
 
@@ -147,11 +188,24 @@ final class ExprGenerator {
       case 10:
         return expr(depth - 1) + " ?: " + expr(depth - 1);
       case 11:
-        return "{ " + expr(depth - 1) + ", " + expr(depth - 1) + " }" + (rnd.nextBoolean() ? "[" + (rnd.nextInt(4) - 1) + "]" : "");
+        return "{ "
+            + expr(depth - 1)
+            + ", "
+            + expr(depth - 1)
+            + " }"
+            + (rnd.nextBoolean() ? "[" + (rnd.nextInt(4) - 1) + "]" : "");
       case 12:
-        return "[ a = " + expr(depth - 1) + "; q = " + expr(depth - 1) + " ]" + (rnd.nextBoolean() ? "." + pick(new String[] {"a", "q", "x", "A"}) : "");
+        return "[ a = "
+            + expr(depth - 1)
+            + "; q = "
+            + expr(depth - 1)
+            + " ]"
+            + (rnd.nextBoolean() ? "." + pick(new String[] {"a", "q", "x", "A"}) : "");
       case 13:
-        return "(" + expr(depth - 1) + ")" + (rnd.nextBoolean() ? "[" + expr(0) + "]" : "." + pick(NAMES));
+        return "("
+            + expr(depth - 1)
+            + ")"
+            + (rnd.nextBoolean() ? "[" + expr(0) + "]" : "." + pick(NAMES));
       default:
         return call(depth - 1);
     }
@@ -176,33 +230,93 @@ final class ExprGenerator {
   private String call(int d) {
     switch (rnd.nextInt(30)) {
       case 0:
-        return pick(new String[] {"isUndefined", "isError", "isString", "isInteger", "isReal", "isBoolean", "isList", "isClassAd", "IsAbsTime", "isRelTime"}) + "(" + expr(d) + ")";
+        return pick(
+                new String[] {
+                  "isUndefined",
+                  "isError",
+                  "isString",
+                  "isInteger",
+                  "isReal",
+                  "isBoolean",
+                  "isList",
+                  "isClassAd",
+                  "IsAbsTime",
+                  "isRelTime"
+                })
+            + "("
+            + expr(d)
+            + ")";
       case 1:
         return "ifThenElse(" + args(d, rnd.nextInt(8) == 0 ? 2 : 3) + ")";
       case 2:
-        return pick(new String[] {"member", "identicalMember"}) + "(" + expr(d) + ", " + (rnd.nextBoolean() ? list(d) : expr(d)) + ")";
+        return pick(new String[] {"member", "identicalMember"})
+            + "("
+            + expr(d)
+            + ", "
+            + (rnd.nextBoolean() ? list(d) : expr(d))
+            + ")";
       case 3:
         return "size(" + (rnd.nextBoolean() ? list(d) : expr(d)) + ")";
       case 4:
-        return pick(new String[] {"sum", "avg", "min", "max"}) + "(" + (rnd.nextInt(4) > 0 ? list(d) : expr(d)) + ")";
+        return pick(new String[] {"sum", "avg", "min", "max"})
+            + "("
+            + (rnd.nextInt(4) > 0 ? list(d) : expr(d))
+            + ")";
       case 5:
-        return pick(new String[] {"anyCompare", "allCompare"}) + "(" + pick(new String[] {"\"<\"", "\"<=\"", "\"==\"", "\"!=\"", "\">\"", "\">=\"", "\"is\"", "\"isnt\"", "\"bad\""}) + ", " + list(d) + ", " + expr(d) + ")";
+        return pick(new String[] {"anyCompare", "allCompare"})
+            + "("
+            + pick(
+                new String[] {
+                  "\"<\"",
+                  "\"<=\"",
+                  "\"==\"",
+                  "\"!=\"",
+                  "\">\"",
+                  "\">=\"",
+                  "\"is\"",
+                  "\"isnt\"",
+                  "\"bad\""
+                })
+            + ", "
+            + list(d)
+            + ", "
+            + expr(d)
+            + ")";
       case 6:
         return "strcat(" + args(d, rnd.nextInt(4)) + ")";
       case 7:
-        return rnd.nextBoolean() ? "join(" + expr(d) + ", " + list(d) + ")" : "join(" + args(d, 1 + rnd.nextInt(3)) + ")";
+        return rnd.nextBoolean()
+            ? "join(" + expr(d) + ", " + list(d) + ")"
+            : "join(" + args(d, 1 + rnd.nextInt(3)) + ")";
       case 8:
         return pick(new String[] {"toUpper", "toLower"}) + "(" + expr(d) + ")";
       case 9:
-        return "substr(" + pick(STRINGS) + ", " + (rnd.nextInt(9) - 4) + (rnd.nextBoolean() ? ", " + (rnd.nextInt(9) - 4) : "") + ")";
+        return "substr("
+            + pick(STRINGS)
+            + ", "
+            + (rnd.nextInt(9) - 4)
+            + (rnd.nextBoolean() ? ", " + (rnd.nextInt(9) - 4) : "")
+            + ")";
       case 10:
         return "substr(" + args(d, 2 + rnd.nextInt(2)) + ")";
       case 11:
         return pick(new String[] {"strcmp", "stricmp"}) + "(" + args(d, 2) + ")";
       case 12:
-        return "regexp(" + pick(PATTERNS) + ", " + expr(d) + (rnd.nextBoolean() ? ", \"i\"" : "") + ")";
+        return "regexp("
+            + pick(PATTERNS)
+            + ", "
+            + expr(d)
+            + (rnd.nextBoolean() ? ", \"i\"" : "")
+            + ")";
       case 13:
-        return pick(new String[] {"regexps", "replace", "replaceAll"}) + "(" + pick(PATTERNS) + ", " + pick(STRINGS) + ", " + pick(new String[] {"\"[\\\\1]\"", "\"z\"", "\"\""}) + ")";
+        return pick(new String[] {"regexps", "replace", "replaceAll"})
+            + "("
+            + pick(PATTERNS)
+            + ", "
+            + pick(STRINGS)
+            + ", "
+            + pick(new String[] {"\"[\\\\1]\"", "\"z\"", "\"\""})
+            + ")";
       case 14:
         return "regexpMember(" + pick(PATTERNS) + ", " + list(d) + ")";
       case 15:
@@ -218,19 +332,31 @@ final class ExprGenerator {
       case 20:
         return "unparse(" + pick(new String[] {"s", "a.b", "nosuch"}) + ")";
       case 21:
-        return "eval(" + pick(new String[] {"\"1 + 2\"", "\"a\"", "\"x * 2\"", "\"[q=1].q\"", "\"1 +\"", "\"s\""}) + ")";
+        return "eval("
+            + pick(
+                new String[] {"\"1 + 2\"", "\"a\"", "\"x * 2\"", "\"[q=1].q\"", "\"1 +\"", "\"s\""})
+            + ")";
       case 22:
         return "stringListsIntersect(" + pick(STRINGS) + ", " + pick(STRINGS) + ")";
       case 23:
         return "versioncmp(" + args(d, 2) + ")";
       case 24:
-        return pick(new String[] {"absTime", "relTime"}) + "(" + pick(new String[] {"7", "-3", "2.5", "1e10", "x", "relTime(4)", "absTime(9)", "true", "undefined"}) + ")";
+        return pick(new String[] {"absTime", "relTime"})
+            + "("
+            + pick(
+                new String[] {
+                  "7", "-3", "2.5", "1e10", "x", "relTime(4)", "absTime(9)", "true", "undefined"
+                })
+            + ")";
       case 25:
         return "strcat(" + expr(d) + ")";
       case 26:
         return "nosuchfunction(" + expr(d) + ")";
       default:
-        return pick(new String[] {"size", "isUndefined", "member"}) + "(" + args(d, 1 + rnd.nextInt(2)) + ")";
+        return pick(new String[] {"size", "isUndefined", "member"})
+            + "("
+            + args(d, 1 + rnd.nextInt(2))
+            + ")";
     }
   }
 }

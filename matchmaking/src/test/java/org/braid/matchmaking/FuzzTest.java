@@ -13,8 +13,8 @@ import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Assertions;
 
 /**
- * Bad input of any shape gives a parse error or a value: never another exception, a stack
- * overflow or a hang.
+ * Bad input of any shape gives a parse error or a value: never another exception, a stack overflow
+ * or a hang.
  */
 class FuzzTest {
 
@@ -22,7 +22,9 @@ class FuzzTest {
   Arbitrary<String> junk() {
     return Arbitraries.oneOf(
         Arbitraries.strings().ofMaxLength(200),
-        Arbitraries.strings().withChars("[]{}()=;,.\"'\\?:!~-+*/%<>&|^ aAxX019eE.\n").ofMaxLength(300));
+        Arbitraries.strings()
+            .withChars("[]{}()=;,.\"'\\?:!~-+*/%<>&|^ aAxX019eE.\n")
+            .ofMaxLength(300));
   }
 
   @Property(tries = 3000)

@@ -38,7 +38,10 @@ class MatchDifferentialTest {
         continue;
       }
       sb.append(a).append(" = ");
-      sb.append(a.equals("Name") ? (rnd.nextBoolean() ? "\"a\"" : "\"b\"") : Integer.toString(rnd.nextInt(10)));
+      sb.append(
+          a.equals("Name")
+              ? (rnd.nextBoolean() ? "\"a\"" : "\"b\"")
+              : Integer.toString(rnd.nextInt(10)));
       sb.append("; ");
     }
     if (rnd.nextInt(10) > 0) {
@@ -81,8 +84,12 @@ class MatchDifferentialTest {
       }
     }
     if (!failures.isEmpty()) {
-      fail(failures.size() + " of 2000 pairs disagree (seed " + seed + "):\n"
-          + String.join("\n", failures.subList(0, Math.min(10, failures.size()))));
+      fail(
+          failures.size()
+              + " of 2000 pairs disagree (seed "
+              + seed
+              + "):\n"
+              + String.join("\n", failures.subList(0, Math.min(10, failures.size()))));
     }
   }
 }

@@ -36,7 +36,8 @@ class MatchmakerTest {
             ad("[ Requirements = true ]"),
             ad("[ R = 0.0; Requirements = true ]"));
     Matchmaker.Ranking r = Matchmaker.of(req).rank(cands);
-    assertEquals(List.of(0, 2, 1, 3, 4), r.matches().stream().map(Matchmaker.Match::index).toList());
+    assertEquals(
+        List.of(0, 2, 1, 3, 4), r.matches().stream().map(Matchmaker.Match::index).toList());
     assertEquals(0.0, r.matches().get(2).rank());
   }
 
@@ -47,8 +48,7 @@ class MatchmakerTest {
     Matchmaker.Ranking r = Matchmaker.of(req).rank(List.of(slow));
     assertEquals(0, r.matches().size());
     Matchmaker.FailedClause fc = r.rejections().get(0).reasons().get(0);
-    assertEquals(
-        "request clause other.Bw > 5000000 is false (other.Bw = 4000000)", fc.explain());
+    assertEquals("request clause other.Bw > 5000000 is false (other.Bw = 4000000)", fc.explain());
     assertEquals(1, r.requestClauses().get(0).rejected());
     assertEquals(0, r.requestClauses().get(1).rejected());
   }
@@ -67,7 +67,9 @@ class MatchmakerTest {
   void match_explanation_listsReferencesInTheClausesOrder_inEveryRun() throws Exception {
     // Six references: an order that depended on hashing (it once did: Map.copyOf) would come out
     // in this one order by chance once in 720 runs.
-    ClassAd req = ad("[ Requirements = other.A + other.B + other.C + other.D + other.E > other.F; Rank = 0 ]");
+    ClassAd req =
+        ad(
+            "[ Requirements = other.A + other.B + other.C + other.D + other.E > other.F; Rank = 0 ]");
     ClassAd cand = ad("[ A = 1; B = 2; C = 3; D = 4; E = 5; F = 100; Requirements = true ]");
     Matchmaker.Ranking r = Matchmaker.of(req).rank(List.of(cand));
     assertEquals(
@@ -90,7 +92,8 @@ class MatchmakerTest {
   void match_missingRequirements_isNotAMatch() throws Exception {
     Matchmaker.Ranking r =
         Matchmaker.of(ad("[ Requirements = true ]")).rank(List.of(ad("[ x = 1 ]")));
-    assertEquals("candidate Requirements is not defined", r.rejections().get(0).reasons().get(0).explain());
+    assertEquals(
+        "candidate Requirements is not defined", r.rejections().get(0).reasons().get(0).explain());
   }
 
   @Test

@@ -25,8 +25,10 @@ final class Oracle implements AutoCloseable {
 
   private Oracle(Process p) {
     this.process = p;
-    this.in = new BufferedWriter(new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8));
-    this.out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    this.in =
+        new BufferedWriter(new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8));
+    this.out =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
   }
 
   /** The venv's python at the repository root (walking up), else python3 on PATH. */
@@ -45,9 +47,7 @@ final class Oracle implements AutoCloseable {
   static String unavailableReason() {
     try {
       Process p =
-          new ProcessBuilder(python(), "-c", "import classad2")
-              .redirectErrorStream(true)
-              .start();
+          new ProcessBuilder(python(), "-c", "import classad2").redirectErrorStream(true).start();
       p.getInputStream().readAllBytes();
       if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
         return "python module classad2 is not importable with " + python();
@@ -90,9 +90,9 @@ final class Oracle implements AutoCloseable {
   static final String CRASHED = "CRASHED";
 
   /**
-   * Like {@link #run}, but when HTCondor's library kills the oracle process (it overflows its
-   * stack on some self-referential lists, see docs/classads.md), records {@link #CRASHED} for
-   * that case and goes on with a fresh oracle.
+   * Like {@link #run}, but when HTCondor's library kills the oracle process (it overflows its stack
+   * on some self-referential lists, see docs/classads.md), records {@link #CRASHED} for that case
+   * and goes on with a fresh oracle.
    */
   static List<String> runRestarting(List<String> cases) throws IOException {
     List<String> results = new ArrayList<>(cases.size());

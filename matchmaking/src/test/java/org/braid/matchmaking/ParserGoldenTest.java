@@ -18,7 +18,8 @@ class ParserGoldenTest {
   static Stream<String[]> golden() throws IOException {
     try (InputStream in = ParserGoldenTest.class.getResourceAsStream("/golden/unparse.txt")) {
       String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      return text.lines()
+      return text
+          .lines()
           .filter(l -> !l.isBlank() && !l.startsWith("#"))
           .map(l -> l.split(" ==> ", 2))
           .toList()

@@ -126,7 +126,13 @@ class SemanticsTest {
   void exponentialReferences_giveErrorInsteadOfRunningForHours() throws Exception {
     StringBuilder sb = new StringBuilder("[ a0 = 1; ");
     for (int i = 1; i <= 60; i++) {
-      sb.append('a').append(i).append(" = a").append(i - 1).append(" + a").append(i - 1).append("; ");
+      sb.append('a')
+          .append(i)
+          .append(" = a")
+          .append(i - 1)
+          .append(" + a")
+          .append(i - 1)
+          .append("; ");
     }
     ClassAd ad = ClassAds.parse(sb.append("r = a60 ]").toString());
     org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(

@@ -3,17 +3,17 @@ package org.braid.predictors;
 import java.util.List;
 
 /**
- * Adaptive selection among candidate predictors, after the Network Weather Service (Wolski,
- * 1998): every candidate predicts each new sample before it is added, and the candidates with the
- * lowest recent error make the forecast.
+ * Adaptive selection among candidate predictors, after the Network Weather Service (Wolski, 1998):
+ * every candidate predicts each new sample before it is added, and the candidates with the lowest
+ * recent error make the forecast.
  *
  * <p>With one context, k = 1 and no shrinkage this is exactly the NWS rule. Braid's default adds
  * four things: errors are kept per context, the time since the previous sample (a burst of
  * transfers behaves differently from a transfer after an idle hour); old errors fade with a
  * half-life instead of leaving a window all at once; a context's error is shrunk toward the
- * candidate's pooled error while the context has few samples; and the forecast is the mean of the
- * k best candidates' predictions, which is steadier than any single one. Cost per
- * sample: the sum of the candidates' costs plus O(c log c) for c candidates.
+ * candidate's pooled error while the context has few samples; and the forecast is the mean of the k
+ * best candidates' predictions, which is steadier than any single one. Cost per sample: the sum of
+ * the candidates' costs plus O(c log c) for c candidates.
  */
 final class AdaptivePredictor implements Predictor {
 
@@ -21,8 +21,8 @@ final class AdaptivePredictor implements Predictor {
    * How selection works. {@code window}: 0 scores all history, W > 0 the last W samples, -H fades
    * errors with a half-life of H samples. {@code best}: the k best are averaged (several values:
    * the k is itself chosen by past error). {@code prior}: weight, in samples, of the pooled error
-   * in a context's score. {@code gapBoundsMillis}: pauses that split contexts (empty: one).
-   * {@code weightPower}: 0 averages the k best equally, p > 0 weighs them by 1 / error^p.
+   * in a context's score. {@code gapBoundsMillis}: pauses that split contexts (empty: one). {@code
+   * weightPower}: 0 averages the k best equally, p > 0 weighs them by 1 / error^p.
    */
   record Options(
       boolean squared,
@@ -112,8 +112,8 @@ final class AdaptivePredictor implements Predictor {
     }
 
     /**
-     * Ranks the candidates for a sample at (t, size) and fills {@code metaPredictions} with the mean
-     * of the k best for each offered k.
+     * Ranks the candidates for a sample at (t, size) and fills {@code metaPredictions} with the
+     * mean of the k best for each offered k.
      *
      * @return the number of candidates that could predict
      */

@@ -2,10 +2,10 @@ package org.braid.predictors;
 
 /**
  * First-order autoregression G'(t) = a + b * G(t-1), with a and b fitted by least squares on the
- * pairs of successive samples, over all data or over the pairs whose samples both fall in the last D days (paper 003
- * section 3.1: AR, AR5d, AR10d). With fewer than three pairs, or successive values that do not
- * vary, the fit is undetermined and the predictor answers with the mean of what it has. Cost:
- * O(1) per sample for all data, O(window) per prediction otherwise.
+ * pairs of successive samples, over all data or over the pairs whose samples both fall in the last
+ * D days (paper 003 section 3.1: AR, AR5d, AR10d). With fewer than three pairs, or successive
+ * values that do not vary, the fit is undetermined and the predictor answers with the mean of what
+ * it has. Cost: O(1) per sample for all data, O(window) per prediction otherwise.
  */
 final class Autoregression implements Predictor {
   private final String name;

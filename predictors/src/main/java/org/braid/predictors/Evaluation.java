@@ -42,7 +42,12 @@ public final class Evaluation {
     int n = series.size();
     if (predictions.length < n) {
       throw new IllegalArgumentException(
-          "need " + n + " predictions for series '" + series.name() + "', got " + predictions.length);
+          "need "
+              + n
+              + " predictions for series '"
+              + series.name()
+              + "', got "
+              + predictions.length);
     }
     int count = 0;
     double sumMeasured = 0;
@@ -116,11 +121,17 @@ public final class Evaluation {
         Predictor q = withClasses ? Predictors.sizeClassed(p, classes) : p;
         rows.add(new Row(series.name(), p.name(), withClasses, evaluate(q, series, training)));
       }
-      Predictor nws = withClasses ? Predictors.sizeClassed(Predictors.nws(), classes) : Predictors.nws();
+      Predictor nws =
+          withClasses ? Predictors.sizeClassed(Predictors.nws(), classes) : Predictors.nws();
       rows.add(new Row(series.name(), "NWS", withClasses, evaluate(nws, series, training)));
       Predictor def =
           withClasses ? Predictors.defaultPredictor(classes) : Predictors.defaultUnclassed();
-      rows.add(new Row(series.name(), Forecaster.DEFAULT_NAME, withClasses, evaluate(def, series, training)));
+      rows.add(
+          new Row(
+              series.name(),
+              Forecaster.DEFAULT_NAME,
+              withClasses,
+              evaluate(def, series, training)));
     }
     return rows;
   }

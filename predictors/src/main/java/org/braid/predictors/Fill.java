@@ -1,8 +1,8 @@
 package org.braid.predictors;
 
 /**
- * How paper 003 (section 3.2.2) fills the probe-only tuples: network or disk samples taken
- * between two transfers, which have no transfer value of their own.
+ * How paper 003 (section 3.2.2) fills the probe-only tuples: network or disk samples taken between
+ * two transfers, which have no transfer value of their own.
  */
 public enum Fill {
   /** Drop the probe-only tuples. */

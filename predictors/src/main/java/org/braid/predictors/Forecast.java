@@ -3,9 +3,9 @@ package org.braid.predictors;
 import java.util.Objects;
 
 /**
- * A forecast with the accuracy triplet of paper 003 section 3.3.2: the predicted value, the
- * average past normalized percent error of the predictor that made it, and the half-width of the
- * 95% confidence interval of that error.
+ * A forecast with the accuracy triplet of paper 003 section 3.3.2: the predicted value, the average
+ * past normalized percent error of the predictor that made it, and the half-width of the 95%
+ * confidence interval of that error.
  *
  * <p>A forecast made from too little history has status {@link Status#INSUFFICIENT_HISTORY} and
  * zeros in its numeric fields; no field is ever NaN or infinite.
@@ -13,8 +13,8 @@ import java.util.Objects;
  * @param predictor the name of the predictor that made the value (for the adaptive predictor,
  *     {@code default}; see {@link #chosen()} for the rule it picked)
  * @param value the predicted value (bytes per second for transfer series)
- * @param errorPct average past normalized percent error: sum|measured - predicted| / (count *
- *     mean measured) * 100
+ * @param errorPct average past normalized percent error: sum|measured - predicted| / (count * mean
+ *     measured) * 100
  * @param ciPct half-width of the 95% confidence interval of {@code errorPct}, in percentage points
  * @param history the number of samples the forecast was made from
  * @param scored the number of past predictions behind {@code errorPct}

@@ -62,16 +62,17 @@ public final class Forecaster {
       p[i] = state.predict(transfers.timeMillis(i), transfers.sizeBytes(i));
       state.add(transfers.timeMillis(i), transfers.value(i), transfers.sizeBytes(i));
     }
-    double value = state.predict(Math.max(at.toEpochMilli(), transfers.timeMillis(n - 1)), nextSize);
+    double value =
+        state.predict(Math.max(at.toEpochMilli(), transfers.timeMillis(n - 1)), nextSize);
     String chosen = state.chosen().isEmpty() ? name : state.chosen();
     return make(name, chosen, value, Evaluation.score(transfers, p, 1), n);
   }
 
   /**
    * Forecasts the next transfer with the regression models of paper 003 section 3.2 (G+N, G+D,
-   * G+N+D with every fill, as the probe series allow) among the candidates, next to the
-   * univariate predictor: whichever had the lowest one-step error over the history makes the
-   * forecast. Empty probe series are simply not used. Cost: O(n^2) in the number of transfers.
+   * G+N+D with every fill, as the probe series allow) among the candidates, next to the univariate
+   * predictor: whichever had the lowest one-step error over the history makes the forecast. Empty
+   * probe series are simply not used. Cost: O(n^2) in the number of transfers.
    *
    * @throws NullPointerException if an argument is null
    */
@@ -141,7 +142,9 @@ public final class Forecaster {
       return this;
     }
 
-    /** The size classes of the default predictor and the regression models. Default: the paper's. */
+    /**
+     * The size classes of the default predictor and the regression models. Default: the paper's.
+     */
     public Builder sizeClasses(SizeClasses sizeClasses) {
       this.sizeClasses = Objects.requireNonNull(sizeClasses, "sizeClasses");
       return this;

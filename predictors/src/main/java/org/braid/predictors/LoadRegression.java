@@ -7,16 +7,16 @@ import org.apache.commons.math3.linear.LUDecomposition;
 import org.apache.commons.math3.linear.RealVector;
 
 /**
- * Log bandwidth regressed by least squares, over the last W transfers, on what the log itself
- * tells about each transfer before it starts: its size, how busy the server was (transfers
- * started in the preceding minute and ten minutes), the pause since the previous transfer, and
- * the previous transfer's bandwidth (a log-domain autoregression). On the SLAC records the minute
- * count correlates with log bandwidth down to -0.7 and the previous value up to 0.78.
+ * Log bandwidth regressed by least squares, over the last W transfers, on what the log itself tells
+ * about each transfer before it starts: its size, how busy the server was (transfers started in the
+ * preceding minute and ten minutes), the pause since the previous transfer, and the previous
+ * transfer's bandwidth (a log-domain autoregression). On the SLAC records the minute count
+ * correlates with log bandwidth down to -0.7 and the previous value up to 0.78.
  *
  * <p>Names: {@code LOAD<W>} (size and minute count), {@code LOADONLY<W>} (minute count), {@code
  * LOGAR<W>} (previous value and size), {@code CONTEXT<W>} (all five). Predictions are clamped to
- * the range of bandwidths in the window. Cost: O(k^2) per sample and O(W + k^3) per prediction
- * for k terms, with the normal equations kept up to date as the window slides.
+ * the range of bandwidths in the window. Cost: O(k^2) per sample and O(W + k^3) per prediction for
+ * k terms, with the normal equations kept up to date as the window slides.
  */
 final class LoadRegression implements Predictor {
 

@@ -3,8 +3,8 @@ package org.braid.predictors;
 /**
  * Arithmetic mean over all samples, the last N samples, or the samples of the last H hours (paper
  * 003 section 3.1: AVG, AVG5, AVG15, AVG25, AVG5hr, ...). A time window that holds no sample falls
- * back to the latest sample, so the predictor answers whenever it has seen anything. Cost: O(1)
- * per sample for all data, O(window) per prediction otherwise.
+ * back to the latest sample, so the predictor answers whenever it has seen anything. Cost: O(1) per
+ * sample for all data, O(window) per prediction otherwise.
  */
 final class MovingMean implements Predictor {
   private final String name;

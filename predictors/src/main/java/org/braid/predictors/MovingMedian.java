@@ -2,8 +2,8 @@ package org.braid.predictors;
 
 /**
  * Median over all samples or over the last N samples (paper 003 section 3.1: MED, MED5, MED15,
- * MED25), with the paper's rule for an even count (the mean of the two middle values). Cost:
- * O(log n) per sample for all data (two heaps), O(N log N) per prediction for a window of N.
+ * MED25), with the paper's rule for an even count (the mean of the two middle values). Cost: O(log
+ * n) per sample for all data (two heaps), O(N log N) per prediction for a window of N.
  */
 final class MovingMedian implements Predictor {
   private final String name;
@@ -34,7 +34,8 @@ final class MovingMedian implements Predictor {
   }
 
   private static final class AllData implements State {
-    // lower half in a max-heap, upper half in a min-heap (primitive arrays); lower may hold one more
+    // lower half in a max-heap, upper half in a min-heap (primitive arrays); lower may hold one
+    // more
     private final DoubleHeap lower = new DoubleHeap(true);
     private final DoubleHeap upper = new DoubleHeap(false);
 

@@ -7,9 +7,9 @@ import org.apache.commons.math3.exception.MathIllegalArgumentException;
 import org.apache.commons.math3.stat.regression.OLSMultipleLinearRegression;
 
 /**
- * Paper 003's multivariate predictors (section 3.2): regression of transfer bandwidth G on
- * network probe values N and disk load values D, G' = a + b1 N + b2 D, or polynomial in one of
- * them up to degree 4 (G' = a + b1 N + ... + b4 N^4), fitted by least squares (Commons Math QR).
+ * Paper 003's multivariate predictors (section 3.2): regression of transfer bandwidth G on network
+ * probe values N and disk load values D, G' = a + b1 N + b2 D, or polynomial in one of them up to
+ * degree 4 (G' = a + b1 N + ... + b4 N^4), fitted by least squares (Commons Math QR).
  *
  * <p>Matching (3.2.1): each transfer is paired with the network and disk samples closest to it in
  * time. Filling (3.2.2): the probe samples that no transfer claimed form probe-only tuples, whose
@@ -17,8 +17,8 @@ import org.apache.commons.math3.stat.regression.OLSMultipleLinearRegression;
  * day's mean ({@link Fill#AVG}). The forecast uses the latest network and disk values. Nothing
  * later than the prediction time is used, not even the probe closest to a past transfer.
  *
- * <p>Immutable and thread-safe. Cost: O((g + p) log p) to match g transfers with p probes, O(t
- * k^2) to fit t tuples with k terms.
+ * <p>Immutable and thread-safe. Cost: O((g + p) log p) to match g transfers with p probes, O(t k^2)
+ * to fit t tuples with k terms.
  */
 public final class Multivariate {
 
@@ -127,7 +127,8 @@ public final class Multivariate {
       int ni = network ? nearest(nn, nEnd, t) : -1;
       int di = disk ? nearest(dd, dEnd, t) : -1;
       claimed[network ? ni : di] = true;
-      out.add(new Tuple(t, g.value(i), ni < 0 ? 0 : nn.value(ni), di < 0 ? 0 : dd.value(di), false));
+      out.add(
+          new Tuple(t, g.value(i), ni < 0 ? 0 : nn.value(ni), di < 0 ? 0 : dd.value(di), false));
     }
     if (fill != Fill.NOFILL) {
       int gi = 0; // transfers at or before the probe: g[0..gi)
@@ -237,8 +238,8 @@ public final class Multivariate {
   }
 
   /**
-   * Predicts the bandwidth of a transfer at {@code atMillis} from the first {@code count}
-   * transfers and the probes up to that time, using the latest network and disk values.
+   * Predicts the bandwidth of a transfer at {@code atMillis} from the first {@code count} transfers
+   * and the probes up to that time, using the latest network and disk values.
    *
    * @return the prediction (never negative), or NaN when the data cannot determine a model
    */
@@ -247,7 +248,10 @@ public final class Multivariate {
     if (f == null) {
       return Double.NaN;
     }
-    double v1 = network ? n.value(n.lastIndexAtOrBefore(atMillis)) : d.value(d.lastIndexAtOrBefore(atMillis));
+    double v1 =
+        network
+            ? n.value(n.lastIndexAtOrBefore(atMillis))
+            : d.value(d.lastIndexAtOrBefore(atMillis));
     double v2 = disk ? d.value(d.lastIndexAtOrBefore(atMillis)) : 0;
     double p = apply(f, v1, v2);
     return Double.isFinite(p) ? Math.max(0, p) : Double.NaN;
@@ -256,10 +260,11 @@ public final class Multivariate {
   /**
    * One-step predictions for every transfer of {@code g} from its predecessors and the probes
    * before it, like {@link Evaluation#oneStep}; element {@code g.size()} predicts a transfer at
-   * {@code nextMillis}. With size classes, each transfer is predicted from the earlier transfers
-   * of its own class (all earlier transfers while its class has fewer than two).
+   * {@code nextMillis}. With size classes, each transfer is predicted from the earlier transfers of
+   * its own class (all earlier transfers while its class has fewer than two).
    */
-  public double[] oneStep(Series g, Series n, Series d, SizeClasses classes, long nextMillis, long nextSize) {
+  public double[] oneStep(
+      Series g, Series n, Series d, SizeClasses classes, long nextMillis, long nextSize) {
     double[] p = new double[g.size() + 1];
     p[0] = Double.NaN;
     for (int i = 1; i <= g.size(); i++) {

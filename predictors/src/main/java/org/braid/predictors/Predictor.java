@@ -1,8 +1,8 @@
 package org.braid.predictors;
 
 /**
- * One forecasting rule: mean, median, last value, autoregression, exponential smoothing, or a
- * rule that selects among others.
+ * One forecasting rule: mean, median, last value, autoregression, exponential smoothing, or a rule
+ * that selects among others.
  *
  * <p>A predictor is a stateless, thread-safe description; {@link #start()} gives the incremental
  * state that holds a history. Replaying a series through one state costs each predictor no more

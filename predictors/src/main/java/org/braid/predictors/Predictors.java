@@ -136,12 +136,14 @@ public final class Predictors {
       throw new IllegalArgumentException("error window must be 0 (all) or positive: " + window);
     }
     return new AdaptivePredictor(
-        name, candidates, new AdaptivePredictor.Options(squaredError, window, new int[] {1}, 0, new long[0]));
+        name,
+        candidates,
+        new AdaptivePredictor.Options(squaredError, window, new int[] {1}, 0, new long[0]));
   }
 
   /**
-   * Time-linear size model over the last {@code window} transfers ({@code TLIN<W>}): transfer
-   * time = a + b * size, predicting size / time.
+   * Time-linear size model over the last {@code window} transfers ({@code TLIN<W>}): transfer time
+   * = a + b * size, predicting size / time.
    *
    * @throws IllegalArgumentException if the window is below 3
    */
@@ -188,15 +190,14 @@ public final class Predictors {
   }
 
   /**
-   * Log-domain autoregression with size: log bandwidth on the previous transfer's log bandwidth
-   * and on log size, over the last {@code window} transfers ({@code LOGAR<W>}).
+   * Log-domain autoregression with size: log bandwidth on the previous transfer's log bandwidth and
+   * on log size, over the last {@code window} transfers ({@code LOGAR<W>}).
    *
    * @throws IllegalArgumentException if the window is below 3
    */
   public static Predictor logAutoregression(int window) {
     requireAtLeast("window", window, 3);
-    return new LoadRegression(
-        "LOGAR" + window, window, LoadRegression.LAG | LoadRegression.SIZE);
+    return new LoadRegression("LOGAR" + window, window, LoadRegression.LAG | LoadRegression.SIZE);
   }
 
   /**
@@ -257,8 +258,8 @@ public final class Predictors {
 
   /**
    * The candidates of the default predictor: {@link #nwsCandidates()} plus the size-aware and
-   * load-aware models ({@code TLIN}, {@code LOGSIZE}, {@code NEAR}, {@code LOAD}, {@code
-   * LOADONLY}, {@code LOGAR}, {@code CONTEXT}).
+   * load-aware models ({@code TLIN}, {@code LOGSIZE}, {@code NEAR}, {@code LOAD}, {@code LOADONLY},
+   * {@code LOGAR}, {@code CONTEXT}).
    */
   public static List<Predictor> defaultCandidates() {
     List<Predictor> c = new ArrayList<>(nwsCandidates());
@@ -300,8 +301,8 @@ public final class Predictors {
   }
 
   /**
-   * The Network Weather Service's own rule over {@link #nwsCandidates()}: the single candidate
-   * with the lowest cumulative absolute error over all history ({@code NWS}).
+   * The Network Weather Service's own rule over {@link #nwsCandidates()}: the single candidate with
+   * the lowest cumulative absolute error over all history ({@code NWS}).
    */
   public static Predictor nws() {
     return adaptive("NWS", nwsCandidates(), false, 0);

@@ -1,9 +1,9 @@
 package org.braid.predictors;
 
 /**
- * Keeps each candidate's error on the samples it had not seen, over the last W scored samples
- * (or all of them), and ranks the candidates by it. The Network Weather Service's selection rule
- * is one selector with k = 1 (Wolski 1998). Not thread-safe.
+ * Keeps each candidate's error on the samples it had not seen, over the last W scored samples (or
+ * all of them), and ranks the candidates by it. The Network Weather Service's selection rule is one
+ * selector with k = 1 (Wolski 1998). Not thread-safe.
  */
 final class Selector {
   private final int candidates;

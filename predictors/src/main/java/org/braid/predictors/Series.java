@@ -63,7 +63,8 @@ public final class Series {
 
   /** The empty series with the given name. */
   public static Series empty(String name) {
-    return new Series(Objects.requireNonNull(name, "name"), new long[0], new double[0], new long[0]);
+    return new Series(
+        Objects.requireNonNull(name, "name"), new long[0], new double[0], new long[0]);
   }
 
   /** A builder that checks each sample as it is added. */

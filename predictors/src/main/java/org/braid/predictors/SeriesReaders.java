@@ -50,8 +50,8 @@ public final class SeriesReaders {
    * possibly fractional, or an ISO-8601 instant; an optional third column is the transfer size in
    * bytes. Samples must be in time order.
    *
-   * @throws IllegalArgumentException naming the file, line and problem for a malformed line, a
-   *     NaN, infinite or negative value, or a timestamp earlier than the one before
+   * @throws IllegalArgumentException naming the file, line and problem for a malformed line, a NaN,
+   *     infinite or negative value, or a timestamp earlier than the one before
    * @throws IOException if the file cannot be read
    */
   public static Series readCsv(Path file) throws IOException {

@@ -3,8 +3,8 @@ package org.braid.predictors;
 import java.util.Arrays;
 
 /**
- * Predicts from the relation between transfer size and bandwidth over the last W transfers
- * (Braid's addition to paper 003, whose size classes are a coarse form of the same idea):
+ * Predicts from the relation between transfer size and bandwidth over the last W transfers (Braid's
+ * addition to paper 003, whose size classes are a coarse form of the same idea):
  *
  * <ul>
  *   <li>{@code TLIN<W>}: transfer time = a + b * size by least squares (a fixed start-up cost plus
@@ -14,8 +14,8 @@ import java.util.Arrays;
  * </ul>
  *
  * Predictions are clamped to the range of bandwidths in the window, so a fit never extrapolates
- * beyond what was seen. Samples of unknown size count as one byte. Cost: O(W) per prediction
- * (O(W k) for the nearest-size median).
+ * beyond what was seen. Samples of unknown size count as one byte. Cost: O(W) per prediction (O(W
+ * k) for the nearest-size median).
  */
 final class SizeAware implements Predictor {
 

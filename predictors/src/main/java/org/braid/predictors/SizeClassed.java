@@ -2,8 +2,8 @@ package org.braid.predictors;
 
 /**
  * Context-sensitive filtering (paper 003 section 3.3.3): runs one state of the inner predictor per
- * size class and predicts a sample from its own class's history. While a class has no history
- * yet (or fewer samples than a minimum, for Braid's default), the prediction comes from a state fed
+ * size class and predicts a sample from its own class's history. While a class has no history yet
+ * (or fewer samples than a minimum, for Braid's default), the prediction comes from a state fed
  * with every sample, so the predictor answers whenever the unfiltered one would.
  */
 final class SizeClassed implements Predictor {

@@ -9,9 +9,9 @@ import java.util.Objects;
  * File-size classes for context-sensitive filtering (paper 003 section 3.3.3): a sample is
  * predicted from the earlier samples of its own class only.
  *
- * <p>The default classes are the paper's: below 50 MB ({@code 10M}), 50 to 250 MB ({@code
- * 100M}), 250 to 750 MB ({@code 500M}) and above ({@code 1G}), with MB = 10^6 bytes. A class holds
- * sizes from its lower bound (inclusive) to the next bound (exclusive).
+ * <p>The default classes are the paper's: below 50 MB ({@code 10M}), 50 to 250 MB ({@code 100M}),
+ * 250 to 750 MB ({@code 500M}) and above ({@code 1G}), with MB = 10^6 bytes. A class holds sizes
+ * from its lower bound (inclusive) to the next bound (exclusive).
  *
  * @param bounds the lower bounds of the second and later classes, in bytes, strictly increasing
  * @param labels one label per class, {@code bounds.length + 1} of them
@@ -21,7 +21,8 @@ public record SizeClasses(long[] bounds, List<String> labels) {
   /** The paper's four classes. */
   public static final SizeClasses PAPER =
       new SizeClasses(
-          new long[] {50_000_000L, 250_000_000L, 750_000_000L}, List.of("10M", "100M", "500M", "1G"));
+          new long[] {50_000_000L, 250_000_000L, 750_000_000L},
+          List.of("10M", "100M", "500M", "1G"));
 
   /**
    * Checks the classes.

@@ -71,8 +71,11 @@ class EvaluationAndForecastTest {
   @Test
   void forecast_tripletMatchesTheReplayedError() {
     Series s = TestSeries.of(10, 12, 9, 11, 10, 13, 8, 10, 11, 12, 9, 10, 11, 10, 12, 9);
-    Forecast f = Forecaster.builder().predictor(Predictors.lastValue()).build()
-        .forecast(s, 1, Instant.ofEpochSecond(100));
+    Forecast f =
+        Forecaster.builder()
+            .predictor(Predictors.lastValue())
+            .build()
+            .forecast(s, 1, Instant.ofEpochSecond(100));
     Score expected = Evaluation.score(s, Evaluation.oneStep(Predictors.lastValue(), s), 1);
     assertEquals(9.0, f.value());
     assertEquals(expected.errorPct(), f.errorPct(), 1e-12);
@@ -87,9 +90,13 @@ class EvaluationAndForecastTest {
     for (int i = 0; i < 300; i++) {
       b.add(Instant.ofEpochSecond(i * 37L), r.nextDouble() * 1e8, 1 + r.nextInt(2_000_000_000));
     }
-    Forecast f = Forecaster.builder().build().forecast(b.build(), 123_456_789, Instant.ofEpochSecond(12_000));
+    Forecast f =
+        Forecaster.builder()
+            .build()
+            .forecast(b.build(), 123_456_789, Instant.ofEpochSecond(12_000));
     assertTrue(f.isAvailable());
-    assertTrue(Double.isFinite(f.value()) && Double.isFinite(f.errorPct()) && Double.isFinite(f.ciPct()));
+    assertTrue(
+        Double.isFinite(f.value()) && Double.isFinite(f.errorPct()) && Double.isFinite(f.ciPct()));
   }
 
   @Test
@@ -97,7 +104,8 @@ class EvaluationAndForecastTest {
     Instant t = Instant.ofEpochSecond(5);
     assertEquals(
         "sample value must be finite and not negative: NaN at 1970-01-01T00:00:05Z",
-        assertThrows(IllegalArgumentException.class, () -> new Sample(t, Double.NaN, 1)).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new Sample(t, Double.NaN, 1))
+            .getMessage());
     assertThrows(IllegalArgumentException.class, () -> new Sample(t, Double.POSITIVE_INFINITY, 1));
     assertThrows(IllegalArgumentException.class, () -> new Sample(t, -1, 1));
     assertThrows(IllegalArgumentException.class, () -> new Sample(t, 1, -2));
@@ -118,7 +126,8 @@ class EvaluationAndForecastTest {
             Series.of(
                 "t",
                 java.util.List.of(
-                    Sample.of(Instant.ofEpochSecond(2), 1), Sample.of(Instant.ofEpochSecond(1), 1))));
+                    Sample.of(Instant.ofEpochSecond(2), 1),
+                    Sample.of(Instant.ofEpochSecond(1), 1))));
   }
 
   @Test

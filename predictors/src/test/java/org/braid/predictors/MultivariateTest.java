@@ -43,12 +43,14 @@ class MultivariateTest {
   @Test
   void fill_lastValueAndDayAverage_fillTheUnclaimedProbes() {
     // unclaimed probes: 0 s (no transfer before: dropped), 30 s, 70 s
-    List<Multivariate.Tuple> lv = Multivariate.of(true, false, Fill.LV).match(g, n, null, 3, 100_000);
+    List<Multivariate.Tuple> lv =
+        Multivariate.of(true, false, Fill.LV).match(g, n, null, 3, 100_000);
     List<Multivariate.Tuple> filledLv = lv.stream().filter(Multivariate.Tuple::filled).toList();
     assertEquals(2, filledLv.size());
     assertEquals(100.0, filledLv.get(0).g()); // at 30 s: last transfer 100
     assertEquals(200.0, filledLv.get(1).g()); // at 70 s: last transfer 200
-    List<Multivariate.Tuple> avg = Multivariate.of(true, false, Fill.AVG).match(g, n, null, 3, 100_000);
+    List<Multivariate.Tuple> avg =
+        Multivariate.of(true, false, Fill.AVG).match(g, n, null, 3, 100_000);
     List<Multivariate.Tuple> filledAvg = avg.stream().filter(Multivariate.Tuple::filled).toList();
     assertEquals(100.0, filledAvg.get(0).g());
     assertEquals(150.0, filledAvg.get(1).g()); // mean of 100 and 200 within the day
@@ -91,7 +93,8 @@ class MultivariateTest {
   @Test
   void regression_constantProbe_cannotBeFitted() {
     Series flat = series("n", new long[] {0, 50, 100}, new double[] {3, 3, 3});
-    assertTrue(Double.isNaN(Multivariate.of(true, false, Fill.LV).predict(g, flat, null, 3, 100_000)));
+    assertTrue(
+        Double.isNaN(Multivariate.of(true, false, Fill.LV).predict(g, flat, null, 3, 100_000)));
   }
 
   @Test
@@ -99,15 +102,24 @@ class MultivariateTest {
     List<String> names = Multivariate.table1().stream().map(Multivariate::name).toList();
     assertEquals(
         List.of(
-            "G+N NoFill", "G+N LV", "G+N Avg", "G+D NoFill", "G+D LV", "G+D Avg",
-            "G+N+D NoFill", "G+N+D LV", "G+N+D Avg"),
+            "G+N NoFill",
+            "G+N LV",
+            "G+N Avg",
+            "G+D NoFill",
+            "G+D LV",
+            "G+D Avg",
+            "G+N+D NoFill",
+            "G+N+D LV",
+            "G+N+D Avg"),
         names);
   }
 
   @Test
   void polynomial_rejectsBadDegrees() {
-    assertThrows(IllegalArgumentException.class, () -> Multivariate.polynomial(true, false, Fill.LV, 5));
-    assertThrows(IllegalArgumentException.class, () -> Multivariate.polynomial(true, true, Fill.LV, 2));
+    assertThrows(
+        IllegalArgumentException.class, () -> Multivariate.polynomial(true, false, Fill.LV, 5));
+    assertThrows(
+        IllegalArgumentException.class, () -> Multivariate.polynomial(true, true, Fill.LV, 2));
     assertThrows(IllegalArgumentException.class, () -> Multivariate.of(false, false, Fill.LV));
   }
 
@@ -123,8 +135,10 @@ class MultivariateTest {
     }
     nb.add(Instant.ofEpochSecond(3600), 10);
     Forecast f =
-        Forecaster.builder().build()
-            .forecast(gb.build(), nb.build(), Series.empty("d"), 10_000_000, Instant.ofEpochSecond(3601));
+        Forecaster.builder()
+            .build()
+            .forecast(
+                gb.build(), nb.build(), Series.empty("d"), 10_000_000, Instant.ofEpochSecond(3601));
     assertTrue(f.chosen().startsWith("G+N"), f.chosen());
     assertEquals(1500.0, f.value(), 1e-6);
   }

@@ -76,7 +76,8 @@ class SeriesReadersTest {
     assertEquals(100_000, s.timeMillis(0)); // sorted by start
     assertEquals(4_000_000.0, s.value(0)); // 2 MB in 0.5 s
     assertEquals(2, r.rejected());
-    assertTrue(r.problems().get(0).endsWith(":4: elapsed time is not positive: 0"), r.problems().get(0));
+    assertTrue(
+        r.problems().get(0).endsWith(":4: elapsed time is not positive: 0"), r.problems().get(0));
   }
 
   @Test

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The predictors issue's acceptance check on the bundled SLAC records: on every (fsid, ttype)
- * series with at least 500 samples, the default predictor's normalized error is at most 0.9
- * times that of the best fixed predictor of paper 003's Figure 4 with size classes.
+ * series with at least 500 samples, the default predictor's normalized error is at most 0.9 times
+ * that of the best fixed predictor of paper 003's Figure 4 with size classes.
  */
 class SlacAcceptanceTest {
 
@@ -23,13 +23,15 @@ class SlacAcceptanceTest {
       p = p.getParent();
     }
     if (p == null) {
-      throw new IllegalStateException("data/slac-hpss/transfers-dev.csv.gz not found above " + Path.of("").toAbsolutePath());
+      throw new IllegalStateException(
+          "data/slac-hpss/transfers-dev.csv.gz not found above " + Path.of("").toAbsolutePath());
     }
     return p.resolve("data/slac-hpss/transfers-dev.csv.gz");
   }
 
   @Test
-  void defaultPredictor_beatsBestFixedWithClassesByTenPercent_onEverySlacSeries() throws IOException {
+  void defaultPredictor_beatsBestFixedWithClassesByTenPercent_onEverySlacSeries()
+      throws IOException {
     SeriesReaders.Result r = SeriesReaders.readSlac(bundled());
     List<String> failures = new ArrayList<>();
     int checked = 0;
@@ -40,9 +42,14 @@ class SlacAcceptanceTest {
       checked++;
       double best = Double.MAX_VALUE;
       for (Predictor p : Predictors.figure4()) {
-        best = Math.min(best, Evaluation.evaluate(Predictors.sizeClassed(p, SizeClasses.PAPER), s, 15).errorPct());
+        best =
+            Math.min(
+                best,
+                Evaluation.evaluate(Predictors.sizeClassed(p, SizeClasses.PAPER), s, 15)
+                    .errorPct());
       }
-      double def = Evaluation.evaluate(Predictors.defaultPredictor(SizeClasses.PAPER), s, 15).errorPct();
+      double def =
+          Evaluation.evaluate(Predictors.defaultPredictor(SizeClasses.PAPER), s, 15).errorPct();
       if (def > 0.9 * best) {
         failures.add(s.name() + ": default " + def + " vs best fixed " + best);
       }

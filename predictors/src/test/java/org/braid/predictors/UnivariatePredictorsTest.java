@@ -52,7 +52,8 @@ class UnivariatePredictorsTest {
       st.add(i, values[i], -1);
       double[] sorted = java.util.Arrays.copyOf(values, i + 1);
       java.util.Arrays.sort(sorted);
-      assertEquals(MovingMedian.medianOfSorted(sorted, i + 1), st.predict(i, -1), EPS, "after " + i);
+      assertEquals(
+          MovingMedian.medianOfSorted(sorted, i + 1), st.predict(i, -1), EPS, "after " + i);
     }
   }
 
@@ -132,7 +133,18 @@ class UnivariatePredictorsTest {
     for (Predictor p : Predictors.figure4()) {
       assertEquals(p.name(), Predictors.byName(p.name()).name());
     }
-    for (String n : List.of("ES0.3", "TRIM25", "TLIN25", "LOGSIZE100", "NEAR5/25", "LOAD50", "LOADONLY200", "LOGAR50", "CONTEXT200", "NWS")) {
+    for (String n :
+        List.of(
+            "ES0.3",
+            "TRIM25",
+            "TLIN25",
+            "LOGSIZE100",
+            "NEAR5/25",
+            "LOAD50",
+            "LOADONLY200",
+            "LOGAR50",
+            "CONTEXT200",
+            "NWS")) {
       assertEquals(n, Predictors.byName(n).name());
     }
     assertEquals("AVG5hr", Predictors.byName("avg5hr").name());

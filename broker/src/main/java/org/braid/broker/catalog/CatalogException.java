@@ -3,8 +3,8 @@ package org.braid.broker.catalog;
 import java.io.IOException;
 
 /**
- * A catalog that cannot be read or is malformed; the message names the source and, where known,
- * the line and the problem.
+ * A catalog that cannot be read or is malformed; the message names the source and, where known, the
+ * line and the problem.
  */
 public final class CatalogException extends IOException {
   private static final long serialVersionUID = 1L;

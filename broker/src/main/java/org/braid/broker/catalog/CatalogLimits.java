@@ -11,7 +11,8 @@ package org.braid.broker.catalog;
 public record CatalogLimits(long maxBytes, int maxFiles, int maxUrlsPerFile, int maxPieces) {
 
   /** The defaults. */
-  public static final CatalogLimits DEFAULT = new CatalogLimits(16L << 20, 100_000, 10_000, 1_000_000);
+  public static final CatalogLimits DEFAULT =
+      new CatalogLimits(16L << 20, 100_000, 10_000, 1_000_000);
 
   /**
    * Checks the limits.
@@ -21,7 +22,14 @@ public record CatalogLimits(long maxBytes, int maxFiles, int maxUrlsPerFile, int
   public CatalogLimits {
     if (maxBytes <= 0 || maxFiles <= 0 || maxUrlsPerFile <= 0 || maxPieces <= 0) {
       throw new IllegalArgumentException(
-          "catalog limits must be positive: " + maxBytes + ", " + maxFiles + ", " + maxUrlsPerFile + ", " + maxPieces);
+          "catalog limits must be positive: "
+              + maxBytes
+              + ", "
+              + maxFiles
+              + ", "
+              + maxUrlsPerFile
+              + ", "
+              + maxPieces);
     }
   }
 }

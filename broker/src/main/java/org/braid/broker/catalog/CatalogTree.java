@@ -13,13 +13,18 @@ final class CatalogTree {
 
   private CatalogTree() {}
 
-  static ReplicaCatalog read(JsonNode root, String source, CatalogLimits limits) throws CatalogException {
+  static ReplicaCatalog read(JsonNode root, String source, CatalogLimits limits)
+      throws CatalogException {
     if (root == null || !root.isObject()) {
       throw new CatalogException(source + ": catalog must be an object with 'files'");
     }
     for (String k : Catalogs.it(root.fieldNames())) {
       if (!k.equals("files") && !k.equals("providers")) {
-        throw new CatalogException(source + ": unknown key '" + MetalinkParser.abbreviate(k) + "' (expected files, providers)");
+        throw new CatalogException(
+            source
+                + ": unknown key '"
+                + MetalinkParser.abbreviate(k)
+                + "' (expected files, providers)");
       }
     }
     JsonNode filesNode = root.get("files");
@@ -42,7 +47,10 @@ final class CatalogTree {
         throw new CatalogException(source + ": 'providers' must be a map of host to URL");
       }
       for (Map.Entry<String, JsonNode> e : Catalogs.it(p.fields())) {
-        providers.put(e.getKey().toLowerCase(Locale.ROOT), providerUrl(e.getValue(), source + ": provider " + MetalinkParser.abbreviate(e.getKey())));
+        providers.put(
+            e.getKey().toLowerCase(Locale.ROOT),
+            providerUrl(
+                e.getValue(), source + ": provider " + MetalinkParser.abbreviate(e.getKey())));
       }
     }
     return new ReplicaCatalog(files, providers);
@@ -58,14 +66,21 @@ final class CatalogTree {
     }
     for (String k : Catalogs.it(n.fieldNames())) {
       if (!List.of("size", "hashes", "replicas").contains(k)) {
-        throw new CatalogException(where + ": unknown key '" + MetalinkParser.abbreviate(k) + "' (expected size, hashes, replicas)");
+        throw new CatalogException(
+            where
+                + ": unknown key '"
+                + MetalinkParser.abbreviate(k)
+                + "' (expected size, hashes, replicas)");
       }
     }
     long size = -1;
     JsonNode s = n.get("size");
     if (s != null && !s.isNull()) {
       if (!s.canConvertToExactIntegral() || !s.canConvertToLong() || s.asLong() < 0) {
-        throw new CatalogException(where + ": size must be a non-negative integer: " + MetalinkParser.abbreviate(s.toString()));
+        throw new CatalogException(
+            where
+                + ": size must be a non-negative integer: "
+                + MetalinkParser.abbreviate(s.toString()));
       }
       size = s.asLong();
     }
@@ -78,7 +93,8 @@ final class CatalogTree {
       for (Map.Entry<String, JsonNode> e : Catalogs.it(h.fields())) {
         String v = e.getValue().asText("").trim().toLowerCase(Locale.ROOT);
         if (!e.getValue().isTextual() || !v.matches("[0-9a-f]{1,256}")) {
-          throw new CatalogException(where + ": hash " + MetalinkParser.abbreviate(e.getKey()) + " is not hexadecimal");
+          throw new CatalogException(
+              where + ": hash " + MetalinkParser.abbreviate(e.getKey()) + " is not hexadecimal");
         }
         hashes.put(e.getKey().toLowerCase(Locale.ROOT), v);
       }
@@ -90,7 +106,8 @@ final class CatalogTree {
     return new CatalogFile(name, size, hashes, null, replicas(r, where, limits));
   }
 
-  private static List<Replica> replicas(JsonNode list, String where, CatalogLimits limits) throws CatalogException {
+  private static List<Replica> replicas(JsonNode list, String where, CatalogLimits limits)
+      throws CatalogException {
     if (list.isEmpty()) {
       throw new CatalogException(where + ": no replica");
     }
@@ -110,7 +127,11 @@ final class CatalogTree {
       }
       for (String k : Catalogs.it(r.fieldNames())) {
         if (!List.of("url", "priority", "location", "provider").contains(k)) {
-          throw new CatalogException(at + ": unknown key '" + MetalinkParser.abbreviate(k) + "' (expected url, priority, location, provider)");
+          throw new CatalogException(
+              at
+                  + ": unknown key '"
+                  + MetalinkParser.abbreviate(k)
+                  + "' (expected url, priority, location, provider)");
         }
       }
       URI uri = Catalogs.parseUrl(r.get("url").asText(), at);
@@ -118,7 +139,8 @@ final class CatalogTree {
       JsonNode p = r.get("priority");
       if (p != null && !p.isNull()) {
         if (!p.canConvertToExactIntegral() || p.asLong() < 1 || p.asLong() > Replica.NO_PRIORITY) {
-          throw new CatalogException(at + ": priority must be 1..999999: " + MetalinkParser.abbreviate(p.toString()));
+          throw new CatalogException(
+              at + ": priority must be 1..999999: " + MetalinkParser.abbreviate(p.toString()));
         }
         priority = p.asInt();
       }
@@ -126,7 +148,8 @@ final class CatalogTree {
       if (!location.isEmpty() && !location.matches("[a-z]{2}")) {
         throw new CatalogException(at + ": location must be a two-letter country code");
       }
-      URI provider = r.hasNonNull("provider") ? providerUrl(r.get("provider"), at + ": provider") : null;
+      URI provider =
+          r.hasNonNull("provider") ? providerUrl(r.get("provider"), at + ": provider") : null;
       out.add(new Replica(uri, priority, location, provider));
     }
     return Catalogs.sorted(out);
@@ -142,7 +165,8 @@ final class CatalogTree {
     } catch (java.net.URISyntaxException e) {
       throw new CatalogException(where + ": invalid URL: " + e.getReason());
     }
-    if (!("http".equalsIgnoreCase(u.getScheme()) || "https".equalsIgnoreCase(u.getScheme())) || u.getHost() == null) {
+    if (!("http".equalsIgnoreCase(u.getScheme()) || "https".equalsIgnoreCase(u.getScheme()))
+        || u.getHost() == null) {
       throw new CatalogException(where + ": provider URL must be http(s)://HOST[:PORT][/v1/ads]");
     }
     return u;

@@ -60,8 +60,8 @@ public final class Catalogs {
    * Metalink, {@code .json}, {@code .yaml} or {@code .yml} a JSON/YAML catalog, anything else a URL
    * list (one logical file named after the list file).
    *
-   * @throws CatalogException if the file is missing, too large or malformed (naming the file,
-   *     line where known, and problem)
+   * @throws CatalogException if the file is missing, too large or malformed (naming the file, line
+   *     where known, and problem)
    */
   public static ReplicaCatalog read(Path file) throws CatalogException {
     return read(file, CatalogLimits.DEFAULT);
@@ -73,7 +73,8 @@ public final class Catalogs {
    * @throws CatalogException if the file is missing, too large or malformed
    */
   public static ReplicaCatalog read(Path file, CatalogLimits limits) throws CatalogException {
-    String n = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
+    String n =
+        file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
     if (n.endsWith(".meta4") || n.endsWith(".metalink")) {
       return readMetalink(file, limits);
     }
@@ -89,7 +90,8 @@ public final class Catalogs {
    * @throws CatalogException if the file is missing, larger than {@code limits.maxBytes()}, not
    *     Metalink 4, declares a DTD or entities, or holds a bad name, size, hash or URL
    */
-  public static ReplicaCatalog readMetalink(Path file, CatalogLimits limits) throws CatalogException {
+  public static ReplicaCatalog readMetalink(Path file, CatalogLimits limits)
+      throws CatalogException {
     return parseMetalink(bytes(file, limits), file.toString(), limits);
   }
 
@@ -113,8 +115,8 @@ public final class Catalogs {
    *
    * @throws CatalogException if the document is too large or malformed
    */
-  public static ReplicaCatalog parseCatalog(byte[] text, String source, boolean json, CatalogLimits limits)
-      throws CatalogException {
+  public static ReplicaCatalog parseCatalog(
+      byte[] text, String source, boolean json, CatalogLimits limits) throws CatalogException {
     if (text.length > limits.maxBytes()) {
       throw new CatalogException(source + ": larger than " + limits.maxBytes() + " bytes");
     }
@@ -123,9 +125,17 @@ public final class Catalogs {
       root = mapper(json).readTree(text);
     } catch (JsonProcessingException e) {
       String where = e.getLocation() == null ? "" : ":" + e.getLocation().getLineNr();
-      throw new CatalogException(source + where + ": malformed " + (json ? "JSON" : "YAML") + ": " + e.getOriginalMessage().replace('\n', ' '), e);
+      throw new CatalogException(
+          source
+              + where
+              + ": malformed "
+              + (json ? "JSON" : "YAML")
+              + ": "
+              + e.getOriginalMessage().replace('\n', ' '),
+          e);
     } catch (IOException | RuntimeException e) {
-      throw new CatalogException(source + ": malformed " + (json ? "JSON" : "YAML") + ": " + e.getMessage(), e);
+      throw new CatalogException(
+          source + ": malformed " + (json ? "JSON" : "YAML") + ": " + e.getMessage(), e);
     }
     return CatalogTree.read(root, source, limits);
   }
@@ -137,7 +147,8 @@ public final class Catalogs {
    * @throws CatalogException if the file is missing or too large, or a line is not a replica URL
    *     (naming the line)
    */
-  public static ReplicaCatalog readUrlList(Path file, CatalogLimits limits) throws CatalogException {
+  public static ReplicaCatalog readUrlList(Path file, CatalogLimits limits)
+      throws CatalogException {
     String text = new String(bytes(file, limits), StandardCharsets.UTF_8);
     return parseUrlList(text, file.toString(), String.valueOf(file.getFileName()), limits);
   }
@@ -147,8 +158,8 @@ public final class Catalogs {
    *
    * @throws CatalogException if a line is not a replica URL or the list is empty
    */
-  public static ReplicaCatalog parseUrlList(String text, String source, String name, CatalogLimits limits)
-      throws CatalogException {
+  public static ReplicaCatalog parseUrlList(
+      String text, String source, String name, CatalogLimits limits) throws CatalogException {
     List<Replica> replicas = new ArrayList<>();
     int lineNo = 0;
     for (String line : text.split("\r?\n", -1)) {
@@ -158,14 +169,16 @@ public final class Catalogs {
         continue;
       }
       if (replicas.size() >= limits.maxUrlsPerFile()) {
-        throw new CatalogException(source + ":" + lineNo + ": more than " + limits.maxUrlsPerFile() + " URLs");
+        throw new CatalogException(
+            source + ":" + lineNo + ": more than " + limits.maxUrlsPerFile() + " URLs");
       }
       replicas.add(Replica.of(parseUrl(t, source + ":" + lineNo)));
     }
     if (replicas.isEmpty()) {
       throw new CatalogException(source + ": no URL in the list");
     }
-    return new ReplicaCatalog(Map.of(name, new CatalogFile(name, -1, Map.of(), null, replicas)), Map.of());
+    return new ReplicaCatalog(
+        Map.of(name, new CatalogFile(name, -1, Map.of(), null, replicas)), Map.of());
   }
 
   /**
@@ -183,7 +196,8 @@ public final class Catalogs {
       throw new CatalogException(where + ": empty URL");
     }
     if (t.length() > 4096 || t.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
-      throw new CatalogException(where + ": invalid URL " + shown + ": too long or control characters");
+      throw new CatalogException(
+          where + ": invalid URL " + shown + ": too long or control characters");
     }
     URI u;
     try {
@@ -194,13 +208,17 @@ public final class Catalogs {
     String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
     if (!SCHEMES.contains(scheme)) {
       throw new CatalogException(
-          where + ": invalid URL " + shown + ": scheme must be one of http, https, gsiftp, ftp, file");
+          where
+              + ": invalid URL "
+              + shown
+              + ": scheme must be one of http, https, gsiftp, ftp, file");
     }
     if (!scheme.equals("file") && (u.getHost() == null || u.getHost().isEmpty())) {
       throw new CatalogException(where + ": invalid URL " + shown + ": no host");
     }
     if (u.getRawUserInfo() != null) {
-      throw new CatalogException(where + ": invalid URL " + shown + ": credentials in URLs are refused");
+      throw new CatalogException(
+          where + ": invalid URL " + shown + ": credentials in URLs are refused");
     }
     if (u.getPath() == null || u.getPath().isEmpty() || u.getPath().equals("/")) {
       throw new CatalogException(where + ": invalid URL " + shown + ": no file path");
@@ -220,14 +238,18 @@ public final class Catalogs {
       throw new CatalogException(where + ": file name is empty or too long: " + shown);
     }
     if (name.chars().anyMatch(c -> c < 0x20 || c == 0x7f || c == '\\')) {
-      throw new CatalogException(where + ": file name has control characters or a backslash: " + shown);
+      throw new CatalogException(
+          where + ": file name has control characters or a backslash: " + shown);
     }
     if (name.startsWith("/") || name.matches("^[A-Za-z]:.*") || name.startsWith("~")) {
       throw new CatalogException(where + ": file name must be relative: " + shown);
     }
     for (String seg : name.split("/", -1)) {
       if (seg.equals("..") || seg.equals(".") || seg.isEmpty()) {
-        throw new CatalogException(where + ": file name must not contain '.', '..' or empty segments (path traversal): " + shown);
+        throw new CatalogException(
+            where
+                + ": file name must not contain '.', '..' or empty segments (path traversal): "
+                + shown);
       }
     }
     return name;
@@ -251,7 +273,11 @@ public final class Catalogs {
 
   static ObjectMapper mapper(boolean json) {
     StreamReadConstraints c =
-        StreamReadConstraints.builder().maxNestingDepth(32).maxNumberLength(40).maxStringLength(1 << 20).build();
+        StreamReadConstraints.builder()
+            .maxNestingDepth(32)
+            .maxNumberLength(40)
+            .maxStringLength(1 << 20)
+            .build();
     if (json) {
       ObjectMapper m = new ObjectMapper();
       m.getFactory().setStreamReadConstraints(c);

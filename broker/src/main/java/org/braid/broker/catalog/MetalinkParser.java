@@ -15,8 +15,8 @@ import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
 
 /**
- * Reads Metalink 4 (RFC 5854) with StAX. DTDs are refused outright (so no entity can be declared
- * or expanded, internal or external); external entities and XInclude are off as well. Only the
+ * Reads Metalink 4 (RFC 5854) with StAX. DTDs are refused outright (so no entity can be declared or
+ * expanded, internal or external); external entities and XInclude are off as well. Only the
  * elements a broker needs are read: file name, size, hash, pieces, url; others are skipped.
  */
 final class MetalinkParser {
@@ -39,9 +39,10 @@ final class MetalinkParser {
     f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
     f.setProperty(XMLInputFactory.IS_REPLACING_ENTITY_REFERENCES, false);
     f.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, true);
-    f.setXMLResolver((publicId, systemId, base, ns) -> {
-      throw new XMLStreamException("external resource refused: " + systemId);
-    });
+    f.setXMLResolver(
+        (publicId, systemId, base, ns) -> {
+          throw new XMLStreamException("external resource refused: " + systemId);
+        });
     return f;
   }
 
@@ -59,7 +60,11 @@ final class MetalinkParser {
         }
         if (!NS.equals(r.getNamespaceURI())) {
           throw error(
-              "not Metalink 4: namespace " + r.getNamespaceURI() + " (expected " + NS + "; Metalink 3 is not supported)");
+              "not Metalink 4: namespace "
+                  + r.getNamespaceURI()
+                  + " (expected "
+                  + NS
+                  + "; Metalink 3 is not supported)");
         }
         while (true) {
           int e = next();
@@ -88,8 +93,11 @@ final class MetalinkParser {
     } catch (XMLStreamException e) {
       String msg = e.getMessage() == null ? e.toString() : e.getMessage();
       // StAX messages start with "ParseError at [row,col]:..." and span lines.
-      msg = msg.replace('\n', ' ').replaceFirst("^ParseError at \\[row,col\\]:\\[\\d+,\\d+\\]\\s*Message:\\s*", "");
-      throw new CatalogException(source + where(e.getLocation()) + ": malformed Metalink: " + msg, e);
+      msg =
+          msg.replace('\n', ' ')
+              .replaceFirst("^ParseError at \\[row,col\\]:\\[\\d+,\\d+\\]\\s*Message:\\s*", "");
+      throw new CatalogException(
+          source + where(e.getLocation()) + ": malformed Metalink: " + msg, e);
     }
     if (files.isEmpty()) {
       throw new CatalogException(source + ": Metalink lists no file");

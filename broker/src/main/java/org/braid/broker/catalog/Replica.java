@@ -11,8 +11,8 @@ import java.util.Objects;
  * @param priority Metalink priority, 1 (most preferred) to 999999; {@link #NO_PRIORITY} when the
  *     catalog gave none
  * @param location ISO 3166-1 alpha-2 country code from the catalog, or "" when unknown
- * @param provider the information provider that publishes this replica's performance (a URL of
- *     its {@code /v1/ads}), or null to let the broker find it
+ * @param provider the information provider that publishes this replica's performance (a URL of its
+ *     {@code /v1/ads}), or null to let the broker find it
  */
 public record Replica(URI uri, int priority, String location, URI provider) {
 

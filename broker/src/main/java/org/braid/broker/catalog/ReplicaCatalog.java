@@ -17,15 +17,16 @@ public record ReplicaCatalog(Map<String, CatalogFile> files, Map<String, URI> pr
 
   /** Copies the maps, keeping their order. */
   public ReplicaCatalog {
-    files = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(files, "files")));
+    files =
+        Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(files, "files")));
     providers = Map.copyOf(Objects.requireNonNull(providers, "providers"));
   }
 
   /**
    * The file of that name.
    *
-   * @throws IllegalArgumentException if the catalog has no such file (the message lists a few
-   *     names it has)
+   * @throws IllegalArgumentException if the catalog has no such file (the message lists a few names
+   *     it has)
    */
   public CatalogFile file(String name) {
     Objects.requireNonNull(name, "name");
@@ -33,7 +34,11 @@ public record ReplicaCatalog(Map<String, CatalogFile> files, Map<String, URI> pr
     if (f == null) {
       String some = String.join(", ", files.keySet().stream().limit(5).toList());
       throw new IllegalArgumentException(
-          "catalog has no file named " + name + (files.isEmpty() ? " (it is empty)" : " (it has: " + some + (files.size() > 5 ? ", ..." : "") + ")"));
+          "catalog has no file named "
+              + name
+              + (files.isEmpty()
+                  ? " (it is empty)"
+                  : " (it has: " + some + (files.size() > 5 ? ", ..." : "") + ")"));
     }
     return f;
   }

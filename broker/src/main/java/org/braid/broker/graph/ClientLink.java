@@ -8,13 +8,14 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The client's access link in {@link MinMin}: the rate already given to scheduled jobs over time,
- * a step function, and the plan of a job in what is left of the capacity. Not thread-safe (one per
+ * The client's access link in {@link MinMin}: the rate already given to scheduled jobs over time, a
+ * step function, and the plan of a job in what is left of the capacity. Not thread-safe (one per
  * schedule).
  */
 final class ClientLink {
 
   private final double capacity;
+
   /** The rate in use from each key time until the next key; the last level lasts for ever. */
   private final TreeMap<Double, Double> used = new TreeMap<>();
 
@@ -102,7 +103,8 @@ final class ClientLink {
       }
     }
     return new Profile(
-        new MinMin.Scheduled(j.id(), t, orderedStarts, MinMin.rounded(ordered, j.size())), segments);
+        new MinMin.Scheduled(j.id(), t, orderedStarts, MinMin.rounded(ordered, j.size())),
+        segments);
   }
 
   /** The highest summed rate given to jobs at any time. */

@@ -13,10 +13,10 @@ import java.util.Objects;
  *
  * <p>Each job is one file with the predicted rate of each of its replica servers. A server serves
  * one job at a time at its rate; a job is co-allocated over its servers, each starting when it is
- * free, with portions sized so that all finish together (the earliest possible completion given
- * the servers' ready times). Repeatedly, the pending job with the minimum expected completion time
- * is scheduled and its servers become busy until then. Cost: O(J^2 S log S) for J jobs of S
- * servers. Stateless and thread-safe.
+ * free, with portions sized so that all finish together (the earliest possible completion given the
+ * servers' ready times). Repeatedly, the pending job with the minimum expected completion time is
+ * scheduled and its servers become busy until then. Cost: O(J^2 S log S) for J jobs of S servers.
+ * Stateless and thread-safe.
  *
  * <p><b>The client's link.</b> Every transfer ends at the one client, whose access link carries at
  * most {@code clientCapacity} bytes per second in all. With a capacity, the link is given to jobs
@@ -45,7 +45,8 @@ public final class MinMin {
     /**
      * Checks the job.
      *
-     * @throws IllegalArgumentException if the size is not positive or no rate is positive and finite
+     * @throws IllegalArgumentException if the size is not positive or no rate is positive and
+     *     finite
      */
     public Job {
       Objects.requireNonNull(id, "id");
@@ -63,7 +64,8 @@ public final class MinMin {
    * A scheduled job: when each server starts on it, how many bytes each delivers, and when it
    * completes (seconds from the start of the batch).
    */
-  public record Scheduled(String id, double completion, Map<String, Double> starts, Map<String, Long> shares) {
+  public record Scheduled(
+      String id, double completion, Map<String, Double> starts, Map<String, Long> shares) {
     /** Copies the maps. */
     public Scheduled {
       starts = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(starts));
@@ -156,12 +158,15 @@ public final class MinMin {
   /** The job's servers with a usable rate, by ready time, then name. */
   static List<String> servers(Job j, Map<String, Double> ready) {
     List<String> servers = new ArrayList<>();
-    j.rates().forEach((s, r) -> {
-      if (r > 0 && Double.isFinite(r)) {
-        servers.add(s);
-      }
-    });
-    servers.sort(Comparator.<String>comparingDouble(s -> ready.getOrDefault(s, 0.0)).thenComparing(s -> s));
+    j.rates()
+        .forEach(
+            (s, r) -> {
+              if (r > 0 && Double.isFinite(r)) {
+                servers.add(s);
+              }
+            });
+    servers.sort(
+        Comparator.<String>comparingDouble(s -> ready.getOrDefault(s, 0.0)).thenComparing(s -> s));
     return servers;
   }
 

@@ -20,8 +20,8 @@ import org.jgrapht.graph.SimpleDirectedWeightedGraph;
  * Hosts and directed links weighted by forecast capacity (bytes per second, or any one unit), with
  * shared-bottleneck groups.
  *
- * <p>A shared bottleneck (paper 001, section 3.4) is a resource several links pass through, such
- * as a router or a site's uplink: the links from the group's hosts to one destination are routed
+ * <p>A shared bottleneck (paper 001, section 3.4) is a resource several links pass through, such as
+ * a router or a site's uplink: the links from the group's hosts to one destination are routed
  * through an extra vertex whose single outgoing link has the bottleneck's capacity, so that their
  * flows together never exceed it.
  *
@@ -35,7 +35,11 @@ public final class PlatformGraph {
   private static final String RELAY_IN = "\u0000in:";
 
   private final Graph<String, DefaultWeightedEdge> g;
-  /** Traversal capacity of relays (paper 000): what a host can forward from an input to an output link. */
+
+  /**
+   * Traversal capacity of relays (paper 000): what a host can forward from an input to an output
+   * link.
+   */
   private final Map<String, Double> relay;
 
   private PlatformGraph(Graph<String, DefaultWeightedEdge> g, Map<String, Double> relay) {
@@ -73,8 +77,8 @@ public final class PlatformGraph {
    *
    * @return the value and each source's share in one maximum flow (shares of sources behind one
    *     saturated bottleneck are one of several optimal splits)
-   * @throws IllegalArgumentException if the sink or a source is not in the graph, or a source is the
-   *     sink
+   * @throws IllegalArgumentException if the sink or a source is not in the graph, or a source is
+   *     the sink
    */
   public Flow maxFlow(Collection<String> sources, String sink) {
     Objects.requireNonNull(sources, "sources");
@@ -121,10 +125,10 @@ public final class PlatformGraph {
 
   /**
    * The widest path (largest bottleneck capacity) from one host to another, through any relays:
-   * paper 000's File Mover path computation, a Dijkstra variant that maximizes the minimum over
-   * the links and the traversal capacities of the relays on the path (paper 001, Algorithm 2,
-   * without its hop limit, uses the same bottleneck metric). O(E log V). Ties keep the path with
-   * fewer hops.
+   * paper 000's File Mover path computation, a Dijkstra variant that maximizes the minimum over the
+   * links and the traversal capacities of the relays on the path (paper 001, Algorithm 2, without
+   * its hop limit, uses the same bottleneck metric). O(E log V). Ties keep the path with fewer
+   * hops.
    *
    * @return the path (hosts in order, bottleneck vertices omitted) or null when {@code to} cannot
    *     be reached
@@ -141,7 +145,8 @@ public final class PlatformGraph {
     Map<String, String> pred = new HashMap<>();
     record Item(String v, double w, int hops) {}
     PriorityQueue<Item> q =
-        new PriorityQueue<>((a, b) -> a.w != b.w ? Double.compare(b.w, a.w) : Integer.compare(a.hops, b.hops));
+        new PriorityQueue<>(
+            (a, b) -> a.w != b.w ? Double.compare(b.w, a.w) : Integer.compare(a.hops, b.hops));
     width.put(from, Double.POSITIVE_INFINITY);
     hops.put(from, 0);
     q.add(new Item(from, Double.POSITIVE_INFINITY, 0));
@@ -154,7 +159,10 @@ public final class PlatformGraph {
       if (it.v.equals(to)) {
         break;
       }
-      double through = it.v.equals(from) ? it.w : Math.min(it.w, relay.getOrDefault(it.v, Double.POSITIVE_INFINITY));
+      double through =
+          it.v.equals(from)
+              ? it.w
+              : Math.min(it.w, relay.getOrDefault(it.v, Double.POSITIVE_INFINITY));
       for (DefaultWeightedEdge e : g.outgoingEdgesOf(it.v)) {
         String n = g.getEdgeTarget(e);
         double w = Math.min(through, g.getEdgeWeight(e));
@@ -193,9 +201,9 @@ public final class PlatformGraph {
 
   /**
    * The co-allocation set: few replicas that together reach {@code fraction} of the max-flow bound
-   * of all candidates. Greedy: each step adds the candidate that raises the max flow most (ties: the
-   * earlier candidate), so a replica behind an already saturated shared bottleneck is never added.
-   * Cost: O(n^2) max-flow computations for n candidates.
+   * of all candidates. Greedy: each step adds the candidate that raises the max flow most (ties:
+   * the earlier candidate), so a replica behind an already saturated shared bottleneck is never
+   * added. Cost: O(n^2) max-flow computations for n candidates.
    *
    * @param candidates hosts in preference order
    * @param fraction the share of the bound to reach, in (0, 1] (Braid uses 0.95)
@@ -254,7 +262,8 @@ public final class PlatformGraph {
   }
 
   private Graph<String, DefaultWeightedEdge> copy() {
-    Graph<String, DefaultWeightedEdge> c = new SimpleDirectedWeightedGraph<>(DefaultWeightedEdge.class);
+    Graph<String, DefaultWeightedEdge> c =
+        new SimpleDirectedWeightedGraph<>(DefaultWeightedEdge.class);
     g.vertexSet().forEach(c::addVertex);
     for (DefaultWeightedEdge e : g.edgeSet()) {
       DefaultWeightedEdge n = c.addEdge(g.getEdgeSource(e), g.getEdgeTarget(e));
@@ -315,7 +324,8 @@ public final class PlatformGraph {
      * @throws IllegalArgumentException if the name is reused, the capacity is not finite and
      *     non-negative, or a source is already in another group towards that destination
      */
-    public Builder sharedBottleneck(String name, String destination, double capacity, Collection<String> sources) {
+    public Builder sharedBottleneck(
+        String name, String destination, double capacity, Collection<String> sources) {
       Objects.requireNonNull(name, "name");
       name(destination);
       capacity(capacity, "bottleneck " + name);
@@ -327,7 +337,8 @@ public final class PlatformGraph {
         name(h);
         for (Group other : groups.values()) {
           if (other.destination.equals(destination) && other.sources.contains(h)) {
-            throw new IllegalArgumentException("host " + h + " is in two bottleneck groups towards " + destination);
+            throw new IllegalArgumentException(
+                "host " + h + " is in two bottleneck groups towards " + destination);
           }
         }
         s.add(h);
@@ -338,7 +349,8 @@ public final class PlatformGraph {
 
     /** The graph. */
     public PlatformGraph build() {
-      Graph<String, DefaultWeightedEdge> g = new SimpleDirectedWeightedGraph<>(DefaultWeightedEdge.class);
+      Graph<String, DefaultWeightedEdge> g =
+          new SimpleDirectedWeightedGraph<>(DefaultWeightedEdge.class);
       Map<List<String>, String> via = new HashMap<>();
       for (Map.Entry<String, Group> e : groups.entrySet()) {
         String v = GROUP + e.getKey();
@@ -372,7 +384,8 @@ public final class PlatformGraph {
 
     private static void capacity(double c, String what) {
       if (!(c >= 0) || Double.isInfinite(c)) {
-        throw new IllegalArgumentException("capacity of " + what + " must be finite and not negative: " + c);
+        throw new IllegalArgumentException(
+            "capacity of " + what + " must be finite and not negative: " + c);
       }
     }
   }

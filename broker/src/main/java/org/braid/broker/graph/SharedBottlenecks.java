@@ -16,12 +16,12 @@ import org.braid.infoprovider.TransferRecord;
  * than the faster server delivers alone.
  *
  * <p>Per server, the solo rate is the median bandwidth of its flows that overlapped no flow from
- * another server. For each pair of servers with flows that overlapped in time (by at least half
- * of the shorter one), the concurrent sum is the median of the summed bandwidths of the overlapping
+ * another server. For each pair of servers with flows that overlapped in time (by at least half of
+ * the shorter one), the concurrent sum is the median of the summed bandwidths of the overlapping
  * pairs. If that sum is at most (1 + tolerance) times the larger solo rate, and below the sum of
  * the two solo rates by more than the tolerance, the pair shares a bottleneck whose capacity is the
- * larger solo rate. Pairs are joined transitively into groups. Cost: O(n log n) plus the number
- * of overlapping pairs. Stateless and thread-safe.
+ * larger solo rate. Pairs are joined transitively into groups. Cost: O(n log n) plus the number of
+ * overlapping pairs. Stateless and thread-safe.
  */
 public final class SharedBottlenecks {
 
@@ -67,15 +67,21 @@ public final class SharedBottlenecks {
         alone[i] = false;
         alone[j] = false;
         if (overlap(a, b, 0.5)) {
-          List<String> key = a.server().compareTo(b.server()) < 0 ? List.of(a.server(), b.server()) : List.of(b.server(), a.server());
-          concurrent.computeIfAbsent(key, k -> new ArrayList<>()).add(a.bandwidth() + b.bandwidth());
+          List<String> key =
+              a.server().compareTo(b.server()) < 0
+                  ? List.of(a.server(), b.server())
+                  : List.of(b.server(), a.server());
+          concurrent
+              .computeIfAbsent(key, k -> new ArrayList<>())
+              .add(a.bandwidth() + b.bandwidth());
         }
       }
     }
     Map<String, List<Double>> solo = new HashMap<>();
     for (int i = 0; i < reads.size(); i++) {
       if (alone[i]) {
-        solo.computeIfAbsent(reads.get(i).server(), k -> new ArrayList<>()).add(reads.get(i).bandwidth());
+        solo.computeIfAbsent(reads.get(i).server(), k -> new ArrayList<>())
+            .add(reads.get(i).bandwidth());
       }
     }
     Map<String, String> parent = new LinkedHashMap<>();

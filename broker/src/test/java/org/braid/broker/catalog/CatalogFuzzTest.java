@@ -14,17 +14,26 @@ class CatalogFuzzTest {
 
   @Provide
   Arbitrary<String> mutatedMetalink() {
-    return Arbitraries.integers().between(0, ML.length() - 1).list().ofMaxSize(8)
-        .flatMap(cuts -> Arbitraries.strings().withChars("<>&;\"'=/!?[]%x .-\u0000\u00e9").ofMaxLength(6)
-            .list().ofSize(cuts.size())
-            .map(ins -> {
-              StringBuilder sb = new StringBuilder(ML);
-              for (int i = 0; i < cuts.size(); i++) {
-                int at = Math.min(cuts.get(i), sb.length());
-                sb.insert(at, ins.get(i));
-              }
-              return sb.toString();
-            }));
+    return Arbitraries.integers()
+        .between(0, ML.length() - 1)
+        .list()
+        .ofMaxSize(8)
+        .flatMap(
+            cuts ->
+                Arbitraries.strings()
+                    .withChars("<>&;\"'=/!?[]%x .-\u0000\u00e9")
+                    .ofMaxLength(6)
+                    .list()
+                    .ofSize(cuts.size())
+                    .map(
+                        ins -> {
+                          StringBuilder sb = new StringBuilder(ML);
+                          for (int i = 0; i < cuts.size(); i++) {
+                            int at = Math.min(cuts.get(i), sb.length());
+                            sb.insert(at, ins.get(i));
+                          }
+                          return sb.toString();
+                        }));
   }
 
   @Property(tries = 300)
@@ -40,7 +49,8 @@ class CatalogFuzzTest {
   void jsonAndYaml_arbitrary_catalogOrCatalogException(@ForAll String text) {
     for (boolean json : new boolean[] {true, false}) {
       try {
-        Catalogs.parseCatalog(text.getBytes(StandardCharsets.UTF_8), "c", json, CatalogLimits.DEFAULT);
+        Catalogs.parseCatalog(
+            text.getBytes(StandardCharsets.UTF_8), "c", json, CatalogLimits.DEFAULT);
       } catch (CatalogException expected) {
         // a clear error is fine
       }

@@ -37,7 +37,8 @@ class CatalogsTest {
           + "</metalink>\n";
 
   ReplicaCatalog ml(String xml) throws CatalogException {
-    return Catalogs.parseMetalink(xml.getBytes(StandardCharsets.UTF_8), "t.meta4", CatalogLimits.DEFAULT);
+    return Catalogs.parseMetalink(
+        xml.getBytes(StandardCharsets.UTF_8), "t.meta4", CatalogLimits.DEFAULT);
   }
 
   CatalogException mlError(String xml) {
@@ -68,7 +69,9 @@ class CatalogsTest {
     Files.writeString(secret, "TOPSECRET");
     CatalogException e =
         mlError(
-            "<?xml version=\"1.0\"?><!DOCTYPE m [<!ENTITY x SYSTEM \"" + secret.toUri() + "\">]>"
+            "<?xml version=\"1.0\"?><!DOCTYPE m [<!ENTITY x SYSTEM \""
+                + secret.toUri()
+                + "\">]>"
                 + "<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"><file name=\"a\"><url>http://h/&x;</url></file></metalink>");
     assertTrue(e.getMessage().contains("DOCTYPE"), e.getMessage());
     assertTrue(!e.getMessage().contains("TOPSECRET"));
@@ -76,11 +79,18 @@ class CatalogsTest {
 
   @Test
   void metalink_billionLaughs_refused() {
-    StringBuilder sb = new StringBuilder("<?xml version=\"1.0\"?><!DOCTYPE l [<!ENTITY a \"aaaaaaaaaa\">");
+    StringBuilder sb =
+        new StringBuilder("<?xml version=\"1.0\"?><!DOCTYPE l [<!ENTITY a \"aaaaaaaaaa\">");
     for (int i = 1; i < 10; i++) {
-      sb.append("<!ENTITY a").append(i).append(" \"&a").append(i == 1 ? "" : String.valueOf(i - 1)).append(";".repeat(1)).append("\">");
+      sb.append("<!ENTITY a")
+          .append(i)
+          .append(" \"&a")
+          .append(i == 1 ? "" : String.valueOf(i - 1))
+          .append(";".repeat(1))
+          .append("\">");
     }
-    sb.append("]><metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"><file name=\"&a9;\"/></metalink>");
+    sb.append(
+        "]><metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"><file name=\"&a9;\"/></metalink>");
     CatalogException e = mlError(sb.toString());
     assertTrue(e.getMessage().startsWith("t.meta4"), e.getMessage());
   }
@@ -97,9 +107,13 @@ class CatalogsTest {
 
   @Test
   void metalink_pathTraversalInName_rejectedWithName() {
-    for (String bad : List.of("../../etc/passwd", "/etc/passwd", "a/../../b", "a\\..\\b", "C:/x", "a//b")) {
+    for (String bad :
+        List.of("../../etc/passwd", "/etc/passwd", "a/../../b", "a\\..\\b", "C:/x", "a//b")) {
       CatalogException e =
-          mlError("<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"><file name=\"" + bad + "\"><url>http://h/a</url></file></metalink>");
+          mlError(
+              "<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"><file name=\""
+                  + bad
+                  + "\"><url>http://h/a</url></file></metalink>");
       assertTrue(e.getMessage().startsWith("t.meta4:1: file name"), bad + " -> " + e.getMessage());
     }
   }
@@ -108,46 +122,92 @@ class CatalogsTest {
   void metalink_tooLarge_rejectedBeforeParsing() {
     byte[] big = new byte[2000];
     CatalogException e =
-        assertThrows(CatalogException.class, () -> Catalogs.parseMetalink(big, "big.meta4", new CatalogLimits(1000, 10, 10, 10)));
+        assertThrows(
+            CatalogException.class,
+            () -> Catalogs.parseMetalink(big, "big.meta4", new CatalogLimits(1000, 10, 10, 10)));
     assertEquals("big.meta4: larger than 1000 bytes", e.getMessage());
   }
 
   @Test
   void metalink_tooManyUrls_rejected() {
-    String xml = "<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"><file name=\"a\">"
-        + "<url>http://h/a</url>".repeat(3) + "</file></metalink>";
-    CatalogException e = assertThrows(CatalogException.class,
-        () -> Catalogs.parseMetalink(xml.getBytes(StandardCharsets.UTF_8), "m", new CatalogLimits(1 << 20, 10, 2, 10)));
+    String xml =
+        "<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"><file name=\"a\">"
+            + "<url>http://h/a</url>".repeat(3)
+            + "</file></metalink>";
+    CatalogException e =
+        assertThrows(
+            CatalogException.class,
+            () ->
+                Catalogs.parseMetalink(
+                    xml.getBytes(StandardCharsets.UTF_8),
+                    "m",
+                    new CatalogLimits(1 << 20, 10, 2, 10)));
     assertTrue(e.getMessage().contains("more than 2 URLs"), e.getMessage());
   }
 
   @Test
   void metalink_badInput_clearErrors() {
-    assertTrue(mlError("<metalink xmlns=\"http://www.metalinker.org/\"/>").getMessage().contains("not Metalink 4"));
+    assertTrue(
+        mlError("<metalink xmlns=\"http://www.metalinker.org/\"/>")
+            .getMessage()
+            .contains("not Metalink 4"));
     assertTrue(mlError("<foo/>").getMessage().contains("not <metalink>"));
-    assertTrue(mlError("<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"><file name=\"a\">").getMessage().contains("malformed Metalink"));
+    assertTrue(
+        mlError("<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"><file name=\"a\">")
+            .getMessage()
+            .contains("malformed Metalink"));
     assertTrue(mlError("").getMessage().contains("malformed Metalink"));
-    assertEquals("t.meta4: Metalink lists no file", mlError("<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"/>").getMessage());
-    assertTrue(mlError("<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"><file name=\"a\"><size>-3</size></file></metalink>").getMessage().contains("size is not a non-negative integer: -3"));
-    assertTrue(mlError("<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"><file name=\"a\"><url priority=\"0\">http://h/a</url></file></metalink>").getMessage().contains("priority must be 1..999999: 0"));
-    assertTrue(mlError("<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"><file name=\"a\"><url>javascript:alert(1)</url></file></metalink>").getMessage().contains("scheme must be one of"));
-    assertTrue(mlError("<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"><file name=\"a\"><hash type=\"md5\">xyz</hash></file></metalink>").getMessage().contains("not hexadecimal"));
+    assertEquals(
+        "t.meta4: Metalink lists no file",
+        mlError("<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"/>").getMessage());
+    assertTrue(
+        mlError(
+                "<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"><file name=\"a\"><size>-3</size></file></metalink>")
+            .getMessage()
+            .contains("size is not a non-negative integer: -3"));
+    assertTrue(
+        mlError(
+                "<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"><file name=\"a\"><url priority=\"0\">http://h/a</url></file></metalink>")
+            .getMessage()
+            .contains("priority must be 1..999999: 0"));
+    assertTrue(
+        mlError(
+                "<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"><file name=\"a\"><url>javascript:alert(1)</url></file></metalink>")
+            .getMessage()
+            .contains("scheme must be one of"));
+    assertTrue(
+        mlError(
+                "<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"><file name=\"a\"><hash type=\"md5\">xyz</hash></file></metalink>")
+            .getMessage()
+            .contains("not hexadecimal"));
   }
 
   @Test
   void parseUrl_invalid_namesPlaceAndProblem() {
-    assertEquals("f:3: invalid URL http:// bad: Illegal character in authority",
-        assertThrows(CatalogException.class, () -> Catalogs.parseUrl("http:// bad", "f:3")).getMessage());
-    assertTrue(assertThrows(CatalogException.class, () -> Catalogs.parseUrl("http://user:pw@h/a", "x")).getMessage().contains("credentials"));
-    assertTrue(assertThrows(CatalogException.class, () -> Catalogs.parseUrl("http://h", "x")).getMessage().contains("no file path"));
-    assertTrue(assertThrows(CatalogException.class, () -> Catalogs.parseUrl("http://h/a\nb", "x")).getMessage().contains("control characters"));
+    assertEquals(
+        "f:3: invalid URL http:// bad: Illegal character in authority",
+        assertThrows(CatalogException.class, () -> Catalogs.parseUrl("http:// bad", "f:3"))
+            .getMessage());
+    assertTrue(
+        assertThrows(CatalogException.class, () -> Catalogs.parseUrl("http://user:pw@h/a", "x"))
+            .getMessage()
+            .contains("credentials"));
+    assertTrue(
+        assertThrows(CatalogException.class, () -> Catalogs.parseUrl("http://h", "x"))
+            .getMessage()
+            .contains("no file path"));
+    assertTrue(
+        assertThrows(CatalogException.class, () -> Catalogs.parseUrl("http://h/a\nb", "x"))
+            .getMessage()
+            .contains("control characters"));
     assertThrows(IllegalArgumentException.class, () -> Replica.of("nope"));
   }
 
   @Test
   void yamlCatalog_readsFilesReplicasAndProviders() throws Exception {
     Path p = dir.resolve("cat.yaml");
-    Files.writeString(p,
+    Files.writeString(
+        p,
         "files:\n"
             + "  run42.h5:\n"
             + "    size: 2000\n"
@@ -170,17 +230,26 @@ class CatalogsTest {
     assertEquals(URI.create("http://b.example.org:8790/v1/ads"), f.replicas().get(0).provider());
     assertNull(f.replicas().get(1).provider());
     assertEquals(1, c.file("small.dat").replicas().size());
-    assertEquals(URI.create("http://a.example.org:9000/v1/ads"), c.providers().get("a.example.org"));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> c.file("x")).getMessage().startsWith("catalog has no file named x (it has: run42.h5, small.dat)"));
+    assertEquals(
+        URI.create("http://a.example.org:9000/v1/ads"), c.providers().get("a.example.org"));
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> c.file("x"))
+            .getMessage()
+            .startsWith("catalog has no file named x (it has: run42.h5, small.dat)"));
   }
 
   @Test
   void jsonCatalog_hostileInput_clearErrors() throws Exception {
     String[][] cases = {
       {"{\"files\": {\"a\": {\"size\": NaN, \"replicas\": [\"http://h/a\"]}}}", "malformed JSON"},
-      {"{\"files\": {\"a\": {\"size\": 1e400, \"replicas\": [\"http://h/a\"]}}}", "size must be a non-negative integer"},
+      {
+        "{\"files\": {\"a\": {\"size\": 1e400, \"replicas\": [\"http://h/a\"]}}}",
+        "size must be a non-negative integer"
+      },
       {"{\"files\": {\"../x\": [\"http://h/a\"]}}", "path traversal"},
-      {"{\"files\": {\"a\": [\"ftp://h/a\", \"mailto:x@y\"]}}", "replica 2: invalid URL mailto:x@y"},
+      {
+        "{\"files\": {\"a\": [\"ftp://h/a\", \"mailto:x@y\"]}}", "replica 2: invalid URL mailto:x@y"
+      },
       {"[1,2]", "catalog must be an object"},
       {"{\"files\": {}}", "non-empty map"},
       {"{\"files\": {\"a\": []}}", "no replica"},
@@ -192,7 +261,9 @@ class CatalogsTest {
       Path p = dir.resolve("c.json");
       Files.writeString(p, c[0]);
       CatalogException e = assertThrows(CatalogException.class, () -> Catalogs.read(p), c[0]);
-      assertTrue(e.getMessage().startsWith(p.toString()) && e.getMessage().contains(c[1]), c[0] + " -> " + e.getMessage());
+      assertTrue(
+          e.getMessage().startsWith(p.toString()) && e.getMessage().contains(c[1]),
+          c[0] + " -> " + e.getMessage());
     }
   }
 
@@ -220,6 +291,9 @@ class CatalogsTest {
     Files.writeString(p, "http://a/x.bin\nhttp//b\n");
     CatalogException e = assertThrows(CatalogException.class, () -> Catalogs.read(p));
     assertTrue(e.getMessage().startsWith(p + ":2: invalid URL http//b"), e.getMessage());
-    assertTrue(assertThrows(CatalogException.class, () -> Catalogs.read(dir.resolve("none.txt"))).getMessage().endsWith("no such file"));
+    assertTrue(
+        assertThrows(CatalogException.class, () -> Catalogs.read(dir.resolve("none.txt")))
+            .getMessage()
+            .endsWith("no such file"));
   }
 }

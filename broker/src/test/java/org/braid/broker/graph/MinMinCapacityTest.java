@@ -25,9 +25,10 @@ class MinMinCapacityTest {
     // 50 B/s over [0, 10). z then gets min(120, 100 - 50) = 50 B/s until 10 (500 B), then 100 B/s
     // for the remaining 700 B: 7 s -> z completes at 17 s, the makespan. a and b share z's rate
     // equally: 600 B each.
-    List<MinMin.Job> jobs = List.of(
-        new MinMin.Job("z", 1200, Map.of("a", 60.0, "b", 60.0)),
-        new MinMin.Job("w", 500, Map.of("c", 50.0)));
+    List<MinMin.Job> jobs =
+        List.of(
+            new MinMin.Job("z", 1200, Map.of("a", 60.0, "b", 60.0)),
+            new MinMin.Job("w", 500, Map.of("c", 50.0)));
     List<MinMin.Scheduled> s = MinMin.schedule(jobs, 100);
     assertEquals(List.of("w", "z"), s.stream().map(MinMin.Scheduled::id).toList());
     assertEquals(10, s.get(0).completion(), 1e-9);
@@ -46,9 +47,10 @@ class MinMinCapacityTest {
     // Link 100 B/s; x and y 1000 B each, each from its own 80 B/s server. x (first in the list on a
     // tie) takes 80 B/s for 12.5 s; y gets 20 B/s meanwhile (250 B), then 80 B/s for the other
     // 750 B: 9.375 s -> 21.875 s. (Without the limit both finish at 12.5 s.)
-    List<MinMin.Job> jobs = List.of(
-        new MinMin.Job("x", 1000, Map.of("a", 80.0)),
-        new MinMin.Job("y", 1000, Map.of("b", 80.0)));
+    List<MinMin.Job> jobs =
+        List.of(
+            new MinMin.Job("x", 1000, Map.of("a", 80.0)),
+            new MinMin.Job("y", 1000, Map.of("b", 80.0)));
     List<MinMin.Scheduled> s = MinMin.schedule(jobs, 100);
     assertEquals(12.5, s.get(0).completion(), 1e-9);
     assertEquals(21.875, s.get(1).completion(), 1e-9);
@@ -60,9 +62,12 @@ class MinMinCapacityTest {
     // Link 100 B/s. x: 600 B from a (100 B/s) -> [0, 6). y: 900 B from a and b (50 B/s each):
     // a is busy until 6; b alone could run at 50 but the link is full until 6 (x uses 100). From
     // 6 both run: min(100, 100) = 100 B/s -> 9 s more -> 15 s; a and b deliver 450 B each.
-    List<MinMin.Scheduled> s = MinMin.schedule(List.of(
-        new MinMin.Job("x", 600, Map.of("a", 100.0)),
-        new MinMin.Job("y", 900, Map.of("a", 50.0, "b", 50.0))), 100);
+    List<MinMin.Scheduled> s =
+        MinMin.schedule(
+            List.of(
+                new MinMin.Job("x", 600, Map.of("a", 100.0)),
+                new MinMin.Job("y", 900, Map.of("a", 50.0, "b", 50.0))),
+            100);
     assertEquals(List.of("x", "y"), s.stream().map(MinMin.Scheduled::id).toList());
     assertEquals(15, s.get(1).completion(), 1e-9);
     assertEquals(Map.of("a", 450L, "b", 450L), s.get(1).shares());
@@ -71,9 +76,10 @@ class MinMinCapacityTest {
 
   @Test
   void schedule_capacityAboveEveryRateSum_sameAsWithout() {
-    List<MinMin.Job> jobs = List.of(
-        new MinMin.Job("y", 2000, Map.of("a", 100.0, "b", 50.0)),
-        new MinMin.Job("x", 1000, Map.of("a", 100.0)));
+    List<MinMin.Job> jobs =
+        List.of(
+            new MinMin.Job("y", 2000, Map.of("a", 100.0, "b", 50.0)),
+            new MinMin.Job("x", 1000, Map.of("a", 100.0)));
     // x alone on a uses 100 of 1e9; y's servers a (after x) and b never approach the limit.
     List<MinMin.Scheduled> capped = MinMin.schedule(jobs, 1e9);
     List<MinMin.Scheduled> free = MinMin.schedule(jobs);
@@ -123,7 +129,9 @@ class MinMinCapacityTest {
         link.take(job, again, ready);
         x.shares().keySet().forEach(server -> ready.put(server, x.completion()));
       }
-      assertTrue(link.maxUsed() <= cap * (1 + 1e-9), "round " + round + ": " + link.maxUsed() + " > " + cap);
+      assertTrue(
+          link.maxUsed() <= cap * (1 + 1e-9),
+          "round " + round + ": " + link.maxUsed() + " > " + cap);
       assertTrue(makespan(s) >= total / cap - 1e-6, "round " + round);
     }
   }
@@ -140,9 +148,12 @@ class MinMinCapacityTest {
       double cap = highest.values().stream().mapToDouble(Double::doubleValue).sum();
       List<MinMin.Scheduled> capped = MinMin.schedule(jobs, cap);
       List<MinMin.Scheduled> free = MinMin.schedule(jobs);
-      assertEquals(free.stream().map(MinMin.Scheduled::id).toList(), capped.stream().map(MinMin.Scheduled::id).toList());
+      assertEquals(
+          free.stream().map(MinMin.Scheduled::id).toList(),
+          capped.stream().map(MinMin.Scheduled::id).toList());
       for (int i = 0; i < free.size(); i++) {
-        assertEquals(free.get(i).completion(), capped.get(i).completion(), 1e-6 * free.get(i).completion());
+        assertEquals(
+            free.get(i).completion(), capped.get(i).completion(), 1e-6 * free.get(i).completion());
       }
     }
   }

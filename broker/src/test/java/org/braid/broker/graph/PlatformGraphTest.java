@@ -42,7 +42,8 @@ class PlatformGraphTest {
 
   @Test
   void widestPath_table1_bmiToJa_viaStarlightNotOrnl() {
-    // Paper 001, Figure 5(b) uses BMI-ORNL-JA (bottleneck 100) and BMI-ST-JA (200); the widest is via ST.
+    // Paper 001, Figure 5(b) uses BMI-ORNL-JA (bottleneck 100) and BMI-ST-JA (200); the widest is
+    // via ST.
     PlatformGraph.WidestPath p = table1().widestPath("BMI", "JA");
     assertEquals(List.of("BMI", "ST", "JA"), p.hosts());
     assertEquals(200, p.bottleneck());
@@ -101,16 +102,25 @@ class PlatformGraphTest {
     assertEquals(List.of("a", "c"), s.hosts());
     assertEquals(160, s.flow(), 1e-9);
     // At 100% the tiny replica d is needed too, and b never.
-    assertEquals(List.of("a", "c", "d"), g.coallocationSet(List.of("a", "b", "c", "d"), "me", 1.0).hosts());
+    assertEquals(
+        List.of("a", "c", "d"), g.coallocationSet(List.of("a", "b", "c", "d"), "me", 1.0).hosts());
   }
 
   @Test
   void builder_badArguments_namedInMessages() {
-    assertEquals("capacity of a -> b must be finite and not negative: NaN",
-        assertThrows(IllegalArgumentException.class, () -> PlatformGraph.builder().link("a", "b", Double.NaN)).getMessage());
+    assertEquals(
+        "capacity of a -> b must be finite and not negative: NaN",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> PlatformGraph.builder().link("a", "b", Double.NaN))
+            .getMessage());
     assertThrows(IllegalArgumentException.class, () -> PlatformGraph.builder().link("a", "a", 1));
-    assertThrows(IllegalArgumentException.class,
-        () -> PlatformGraph.builder().sharedBottleneck("x", "m", 1, List.of("a")).sharedBottleneck("y", "m", 1, List.of("a")));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            PlatformGraph.builder()
+                .sharedBottleneck("x", "m", 1, List.of("a"))
+                .sharedBottleneck("y", "m", 1, List.of("a")));
     PlatformGraph g = PlatformGraph.builder().link("a", "b", 1).build();
     assertThrows(IllegalArgumentException.class, () -> g.coallocationSet(List.of("a"), "b", 0));
     assertThrows(IllegalArgumentException.class, () -> g.maxFlow(List.of("b"), "b"));
@@ -121,8 +131,10 @@ class PlatformGraphTest {
     // Paper 000: a path's bandwidth is that of its slowest link or relay.
     PlatformGraph g =
         PlatformGraph.builder()
-            .link("server", "R1", 10).link("R1", "proxy", 10)
-            .link("server", "R2", 8).link("R2", "proxy", 8)
+            .link("server", "R1", 10)
+            .link("R1", "proxy", 10)
+            .link("server", "R2", 8)
+            .link("R2", "proxy", 8)
             .link("server", "proxy", 2)
             .relayCapacity("R1", 5)
             .build();

@@ -14,8 +14,20 @@ class SharedBottlenecksTest {
 
   static TransferRecord flow(String server, long startS, long seconds, double rate) {
     Instant s = Instant.ofEpochSecond(startS);
-    return new TransferRecord(server, "client", "/f", (long) (rate * seconds), s, s.plusSeconds(seconds), 1,
-        -1, -1, TransferRecord.Operation.READ, "/", "ok", "http");
+    return new TransferRecord(
+        server,
+        "client",
+        "/f",
+        (long) (rate * seconds),
+        s,
+        s.plusSeconds(seconds),
+        1,
+        -1,
+        -1,
+        TransferRecord.Operation.READ,
+        "/",
+        "ok",
+        "http");
   }
 
   @Test

@@ -10,9 +10,9 @@ import picocli.CommandLine.Command;
 /**
  * The {@code braid} command: the entry point of the launcher script at the repository root.
  *
- * <p>Each subcommand lives in its own class in this package and is listed in {@link
- * #SUBCOMMANDS} (added in code, not in the annotation, so that a run builds only the one it
- * needs). Every subcommand exits non-zero with a one-line reason on failure.
+ * <p>Each subcommand lives in its own class in this package and is listed in {@link #SUBCOMMANDS}
+ * (added in code, not in the annotation, so that a run builds only the one it needs). Every
+ * subcommand exits non-zero with a one-line reason on failure.
  */
 @Command(
     name = "braid",
@@ -67,9 +67,9 @@ public final class BraidCli implements Runnable {
   }
 
   /**
-   * The subcommand the arguments run, if the first one names a subcommand other than help.
-   * Picocli builds the model of every subcommand it is given, which for all of them costs about
-   * 0.1 s of start-up; a run of one subcommand needs only that one.
+   * The subcommand the arguments run, if the first one names a subcommand other than help. Picocli
+   * builds the model of every subcommand it is given, which for all of them costs about 0.1 s of
+   * start-up; a run of one subcommand needs only that one.
    */
   static Optional<Class<?>> invoked(String... args) {
     if (args.length == 0) {

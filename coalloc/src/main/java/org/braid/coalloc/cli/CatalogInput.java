@@ -11,9 +11,9 @@ import org.braid.broker.catalog.Catalogs;
 import org.braid.broker.catalog.ReplicaCatalog;
 
 /**
- * The file a command works on when it comes from a Metalink ({@code --metalink FILE [--name
- * NAME]}) or a catalog ({@code --catalog FILE NAME}), with the information providers the catalog
- * names. Shared by {@code braid rank} and {@code braid get}.
+ * The file a command works on when it comes from a Metalink ({@code --metalink FILE [--name NAME]})
+ * or a catalog ({@code --catalog FILE NAME}), with the information providers the catalog names.
+ * Shared by {@code braid rank} and {@code braid get}.
  *
  * @param file the file with its replicas, size and hashes
  * @param providers the information provider per host that the catalog declares

@@ -5,21 +5,31 @@ import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
- * The options that name a file through a catalog instead of URLs, shared by {@code braid get}
- * and {@code braid rank} as a picocli mixin.
+ * The options that name a file through a catalog instead of URLs, shared by {@code braid get} and
+ * {@code braid rank} as a picocli mixin.
  */
 final class CatalogOptions {
 
-  @Option(names = "--metalink", paramLabel = "FILE",
-      description = "A Metalink 4 file (RFC 5854): its only file, or the one named by --name."
-          + " braid get verifies its hashes and checks its piece hashes as pieces complete.")
+  @Option(
+      names = "--metalink",
+      paramLabel = "FILE",
+      description =
+          "A Metalink 4 file (RFC 5854): its only file, or the one named by --name."
+              + " braid get verifies its hashes and checks its piece hashes as pieces complete.")
   Path metalink;
 
-  @Option(names = "--catalog", arity = "2", paramLabel = "FILE NAME", hideParamSyntax = true,
+  @Option(
+      names = "--catalog",
+      arity = "2",
+      paramLabel = "FILE NAME",
+      hideParamSyntax = true,
       description = "A JSON or YAML catalog, and the logical file NAME in it.")
   List<String> catalog;
 
-  @Option(names = "--name", paramLabel = "NAME", description = "The file of a Metalink holding several.")
+  @Option(
+      names = "--name",
+      paramLabel = "NAME",
+      description = "The file of a Metalink holding several.")
   String name;
 
   /**

@@ -62,8 +62,8 @@ final class ClassadCommand implements Runnable {
 
   /**
    * A value as a ClassAd literal that HTCondor reads back to the same value: list elements are
-   * evaluated (so the literal does not depend on the scope it came from); ads are written as
-   * their attribute expressions.
+   * evaluated (so the literal does not depend on the scope it came from); ads are written as their
+   * attribute expressions.
    */
   static String literal(Value v) {
     if (v instanceof Value.ListValue l) {

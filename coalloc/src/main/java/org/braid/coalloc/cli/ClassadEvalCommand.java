@@ -39,7 +39,8 @@ final class ClassadEvalCommand implements java.util.concurrent.Callable<Integer>
 
   @Option(
       names = "--json",
-      description = "Print one JSON object per line: {\"line\", \"value\", \"type\"} (and \"error\").")
+      description =
+          "Print one JSON object per line: {\"line\", \"value\", \"type\"} (and \"error\").")
   boolean json;
 
   @Override
@@ -57,7 +58,8 @@ final class ClassadEvalCommand implements java.util.concurrent.Callable<Integer>
         continue;
       }
       try {
-        Value v = Evaluation.evaluate(ClassAds.parseExpression(line, ClassadCommand.options(paper)));
+        Value v =
+            Evaluation.evaluate(ClassAds.parseExpression(line, ClassadCommand.options(paper)));
         print(out, lineNo, ClassadCommand.literal(v), v.typeName(), null);
       } catch (ClassAdParseException e) {
         anyBad = true;

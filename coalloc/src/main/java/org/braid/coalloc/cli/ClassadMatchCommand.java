@@ -35,7 +35,11 @@ final class ClassadMatchCommand implements Runnable {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--request", required = true, paramLabel = "FILE", description = "The request ad.")
+  @Option(
+      names = "--request",
+      required = true,
+      paramLabel = "FILE",
+      description = "The request ad.")
   Path request;
 
   @Option(
@@ -92,7 +96,8 @@ final class ClassadMatchCommand implements Runnable {
       out.println("matches, best first:");
       int place = 1;
       for (Matchmaker.Match m : r.matches()) {
-        out.println("  " + place++ + ". " + name(m.index(), m.candidate()) + ": rank " + number(m.rank()));
+        out.println(
+            "  " + place++ + ". " + name(m.index(), m.candidate()) + ": rank " + number(m.rank()));
       }
     }
     if (!r.rejections().isEmpty()) {

@@ -39,34 +39,56 @@ import picocli.CommandLine.Spec;
 public final class DemoCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--size", defaultValue = "64", paramLabel = "MIB",
+  @Option(
+      names = "--size",
+      defaultValue = "64",
+      paramLabel = "MIB",
       description = "Test file size in MiB (default: ${DEFAULT-VALUE}).")
   int sizeMib;
 
-  @Option(names = "--rates", defaultValue = "128,64,32,16", split = ",", paramLabel = "MBIT",
+  @Option(
+      names = "--rates",
+      defaultValue = "128,64,32,16",
+      split = ",",
+      paramLabel = "MBIT",
       description = "Mirror rates in Mbit/s (default: ${DEFAULT-VALUE}).")
   List<Double> rates;
 
-  @Option(names = "--scheme", defaultValue = "adaptive", paramLabel = "NAME",
+  @Option(
+      names = "--scheme",
+      defaultValue = "adaptive",
+      paramLabel = "NAME",
       description = "Scheme for the co-allocated download (default: ${DEFAULT-VALUE}).")
   String scheme;
 
-  @Option(names = "--blocks", defaultValue = "10", paramLabel = "K",
+  @Option(
+      names = "--blocks",
+      defaultValue = "10",
+      paramLabel = "K",
       description = "Block count for conservative and aggressive (default: ${DEFAULT-VALUE}).")
   int blocks;
 
-  @Option(names = "--swap-after", paramLabel = "SECONDS",
-      description = "Swap the rates of the fastest and the slowest mirror this long after each"
-          + " download starts (default: no swap).")
+  @Option(
+      names = "--swap-after",
+      paramLabel = "SECONDS",
+      description =
+          "Swap the rates of the fastest and the slowest mirror this long after each"
+              + " download starts (default: no swap).")
   Double swapAfter;
 
   @Option(names = "--json", description = "Print the co-allocated download's report as JSON.")
   boolean json;
 
-  @Option(names = "--trace", paramLabel = "FILE", description = "Write the co-allocated download's trace.")
+  @Option(
+      names = "--trace",
+      paramLabel = "FILE",
+      description = "Write the co-allocated download's trace.")
   Path trace;
 
-  @Option(names = "--plot", paramLabel = "FILE.png", description = "Draw the co-allocated download's timeline.")
+  @Option(
+      names = "--plot",
+      paramLabel = "FILE.png",
+      description = "Draw the co-allocated download's timeline.")
   Path plot;
 
   @Override
@@ -114,9 +136,12 @@ public final class DemoCommand implements Callable<Integer> {
             sum,
             sizeMib);
         if (swapAfter != null) {
-          out.printf(Locale.ROOT,
+          out.printf(
+              Locale.ROOT,
               "the %.0f and %.0f Mbit/s mirrors swap rates %.1f s after each download starts%n",
-              rates.get(best), rates.get(worst), swapAfter);
+              rates.get(best),
+              rates.get(worst),
+              swapAfter);
         }
         out.flush();
       }
@@ -194,11 +219,12 @@ public final class DemoCommand implements Callable<Integer> {
     private final int b;
     private final Double after;
     private final java.util.concurrent.ScheduledExecutorService timer =
-        java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-          Thread t = new Thread(r, "braid-demo-swap");
-          t.setDaemon(true);
-          return t;
-        });
+        java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "braid-demo-swap");
+              t.setDaemon(true);
+              return t;
+            });
     private java.util.concurrent.ScheduledFuture<?> pending;
 
     Swapper(List<Mirror> mirrors, List<Double> rates, int a, int b, Double after) {
@@ -217,10 +243,14 @@ public final class DemoCommand implements Callable<Integer> {
         mirrors.get(i).setRate(rates.get(i) * 1e6 / 8);
       }
       if (after != null) {
-        pending = timer.schedule(() -> {
-          mirrors.get(a).setRate(rates.get(b) * 1e6 / 8);
-          mirrors.get(b).setRate(rates.get(a) * 1e6 / 8);
-        }, (long) (after * 1e9), java.util.concurrent.TimeUnit.NANOSECONDS);
+        pending =
+            timer.schedule(
+                () -> {
+                  mirrors.get(a).setRate(rates.get(b) * 1e6 / 8);
+                  mirrors.get(b).setRate(rates.get(a) * 1e6 / 8);
+                },
+                (long) (after * 1e9),
+                java.util.concurrent.TimeUnit.NANOSECONDS);
       }
     }
 

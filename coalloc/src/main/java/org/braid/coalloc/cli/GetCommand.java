@@ -20,10 +20,10 @@ import org.braid.coalloc.Scheme;
 import org.braid.coalloc.SourceOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code braid get}: download one file from several replicas at once. */
 @Command(
@@ -37,68 +37,111 @@ import picocli.CommandLine.Model.CommandSpec;
 public final class GetCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(arity = "0..*", paramLabel = "URL",
+  @Parameters(
+      arity = "0..*",
+      paramLabel = "URL",
       description = "Replica URLs (http, https, gsiftp, ftp, file, or a local path), best first.")
   List<String> urls = new ArrayList<>();
 
   @Mixin CatalogOptions source;
 
-
-
-  @Option(names = "--requirements", paramLabel = "EXPR", defaultValue = "true",
-      description = "With --metalink or --catalog: the broker's ClassAd Requirements for a replica,"
-          + " e.g. 'other.AvgRDBandwidth > 5M/sec' (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--requirements",
+      paramLabel = "EXPR",
+      defaultValue = "true",
+      description =
+          "With --metalink or --catalog: the broker's ClassAd Requirements for a replica,"
+              + " e.g. 'other.AvgRDBandwidth > 5M/sec' (default: ${DEFAULT-VALUE}).")
   String requirements;
 
-  @Option(names = "--discovery-timeout", defaultValue = "2", paramLabel = "SECONDS",
-      description = "With --metalink or --catalog: the most the broker may spend asking the replicas'"
-          + " information providers (default: ${DEFAULT-VALUE}); 0 skips the broker and uses the"
-          + " catalog's order with no predicted rates.")
+  @Option(
+      names = "--discovery-timeout",
+      defaultValue = "2",
+      paramLabel = "SECONDS",
+      description =
+          "With --metalink or --catalog: the most the broker may spend asking the replicas'"
+              + " information providers (default: ${DEFAULT-VALUE}); 0 skips the broker and uses the"
+              + " catalog's order with no predicted rates.")
   double discoveryTimeout;
 
-  @Option(names = "--provider-port", defaultValue = "8790", paramLabel = "PORT",
-      description = "Port of the conventional provider URL http://HOST:PORT/v1/ads (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--provider-port",
+      defaultValue = "8790",
+      paramLabel = "PORT",
+      description =
+          "Port of the conventional provider URL http://HOST:PORT/v1/ads (default: ${DEFAULT-VALUE}).")
   int providerPort;
 
-  @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT", description = "Output file.")
+  @Option(
+      names = {"-o", "--output"},
+      required = true,
+      paramLabel = "OUT",
+      description = "Output file.")
   Path output;
 
-  @Option(names = "--scheme", defaultValue = "adaptive", paramLabel = "NAME",
-      description = "single, brute, history, conservative, aggressive or adaptive (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--scheme",
+      defaultValue = "adaptive",
+      paramLabel = "NAME",
+      description =
+          "single, brute, history, conservative, aggressive or adaptive (default: ${DEFAULT-VALUE}).")
   String scheme;
 
-  @Option(names = "--blocks", defaultValue = "10", paramLabel = "K",
+  @Option(
+      names = "--blocks",
+      defaultValue = "10",
+      paramLabel = "K",
       description = "Block count k for conservative and aggressive (default: ${DEFAULT-VALUE}).")
   int blocks;
 
-  @Option(names = "--max-sources", defaultValue = "8", paramLabel = "N",
+  @Option(
+      names = "--max-sources",
+      defaultValue = "8",
+      paramLabel = "N",
       description = "Use at most N replicas (default: ${DEFAULT-VALUE}).")
   int maxSources;
 
-  @Option(names = "--connections-per-source", defaultValue = "1", paramLabel = "N",
+  @Option(
+      names = "--connections-per-source",
+      defaultValue = "1",
+      paramLabel = "N",
       description = "Connections to each replica, 1..16 (default: ${DEFAULT-VALUE}).")
   int connections;
 
-  @Option(names = "--checksum", paramLabel = "ALGO:HEX",
+  @Option(
+      names = "--checksum",
+      paramLabel = "ALGO:HEX",
       description = "Expected whole-file digest (sha256, sha512, sha1, md5, adler32); repeatable.")
   List<String> checksums = new ArrayList<>();
 
-  @Option(names = "--rate", paramLabel = "URL=RATE",
-      description = "Predicted rate of a replica, e.g. http://a/f=80Mbit/s; repeatable."
-          + " Needed by --scheme history; seeds the adaptive scheme.")
+  @Option(
+      names = "--rate",
+      paramLabel = "URL=RATE",
+      description =
+          "Predicted rate of a replica, e.g. http://a/f=80Mbit/s; repeatable."
+              + " Needed by --scheme history; seeds the adaptive scheme.")
   List<String> rates = new ArrayList<>();
 
   @Option(names = "--json", description = "Print the report as JSON.")
   boolean json;
 
-  @Option(names = "--trace", paramLabel = "FILE", description = "Write every request (replica, range, start, end) as CSV (.csv) or JSON lines.")
+  @Option(
+      names = "--trace",
+      paramLabel = "FILE",
+      description = "Write every request (replica, range, start, end) as CSV (.csv) or JSON lines.")
   Path trace;
 
-  @Option(names = "--plot", paramLabel = "FILE.png", description = "Draw a timeline of which replica delivered what, when.")
+  @Option(
+      names = "--plot",
+      paramLabel = "FILE.png",
+      description = "Draw a timeline of which replica delivered what, when.")
   Path plot;
 
-  @Option(names = "--journal", paramLabel = "FILE",
-      description = "Transfer journal (default: $BRAID_JOURNAL or ${XDG_DATA_HOME:-~/.local/share}/braid/journal.jsonl).")
+  @Option(
+      names = "--journal",
+      paramLabel = "FILE",
+      description =
+          "Transfer journal (default: $BRAID_JOURNAL or ${XDG_DATA_HOME:-~/.local/share}/braid/journal.jsonl).")
   Path journal;
 
   @Option(names = "--no-journal", description = "Do not record the transfers in the journal.")
@@ -107,23 +150,38 @@ public final class GetCommand implements Callable<Integer> {
   @Option(names = "--no-resume", description = "Ignore an existing control file and start over.")
   boolean noResume;
 
-  @Option(names = "--stall-timeout", defaultValue = "30", paramLabel = "SECONDS",
+  @Option(
+      names = "--stall-timeout",
+      defaultValue = "30",
+      paramLabel = "SECONDS",
       description = "Abandon a request after this long without data (default: ${DEFAULT-VALUE}).")
   double stallTimeout;
 
-  @Option(names = "--connect-timeout", defaultValue = "10", paramLabel = "SECONDS",
+  @Option(
+      names = "--connect-timeout",
+      defaultValue = "10",
+      paramLabel = "SECONDS",
       description = "Time allowed to connect (default: ${DEFAULT-VALUE}).")
   double connectTimeout;
 
-  @Option(names = "--bearer-token-file", paramLabel = "FILE",
-      description = "Send the token in FILE as 'Authorization: Bearer' (or set BRAID_BEARER_TOKEN).")
+  @Option(
+      names = "--bearer-token-file",
+      paramLabel = "FILE",
+      description =
+          "Send the token in FILE as 'Authorization: Bearer' (or set BRAID_BEARER_TOKEN).")
   Path tokenFile;
 
-  @Option(names = "--client-cert", paramLabel = "FILE.p12",
-      description = "Client certificate and key (PKCS#12); password from BRAID_CLIENT_CERT_PASSWORD.")
+  @Option(
+      names = "--client-cert",
+      paramLabel = "FILE.p12",
+      description =
+          "Client certificate and key (PKCS#12); password from BRAID_CLIENT_CERT_PASSWORD.")
   Path clientCert;
 
-  @Option(names = "--ca-bundle", paramLabel = "FILE.pem", description = "Trust these CA certificates instead of the system's.")
+  @Option(
+      names = "--ca-bundle",
+      paramLabel = "FILE.pem",
+      description = "Trust these CA certificates instead of the system's.")
   Path caBundle;
 
   @Override
@@ -245,7 +303,8 @@ public final class GetCommand implements Callable<Integer> {
       try {
         sums.add(new Checksum(h.getKey(), h.getValue()));
       } catch (IllegalArgumentException e) {
-        err.println("braid: not verifying the catalog's " + h.getKey() + " hash: " + e.getMessage());
+        err.println(
+            "braid: not verifying the catalog's " + h.getKey() + " hash: " + e.getMessage());
       }
     }
     PieceHashes pieces = null;
@@ -254,8 +313,8 @@ public final class GetCommand implements Callable<Integer> {
       try {
         pieces = new PieceHashes(p.type(), p.length(), p.hashes());
       } catch (IllegalArgumentException e) {
-        err.println("braid: not verifying the catalog's " + p.type() + " piece hashes: "
-            + e.getMessage());
+        err.println(
+            "braid: not verifying the catalog's " + p.type() + " piece hashes: " + e.getMessage());
       }
     }
     if (discoveryTimeout == 0) {

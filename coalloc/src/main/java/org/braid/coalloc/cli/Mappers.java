@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 
 /**
  * The CLI's Jackson mappers, created on first use. Picocli instantiates every subcommand when the
- * command line is built, so a mapper in a command's static field would cost every invocation
- * (also {@code braid get}) the ~0.2 s of loading Jackson databind.
+ * command line is built, so a mapper in a command's static field would cost every invocation (also
+ * {@code braid get}) the ~0.2 s of loading Jackson databind.
  */
 final class Mappers {
   private Mappers() {}

@@ -6,8 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import org.braid.predictors.SeriesReaders;
 import org.braid.predictors.Series;
+import org.braid.predictors.SeriesReaders;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -64,7 +64,8 @@ final class PredictCommand implements Runnable {
           }
           out.addAll(r.series());
         }
-        case gridftp, nginx, apache, braid -> out.addAll(ProviderLogSeries.read(format.name(), f, err));
+        case gridftp, nginx, apache, braid ->
+            out.addAll(ProviderLogSeries.read(format.name(), f, err));
         default -> throw new IllegalStateException("format " + format);
       }
     }

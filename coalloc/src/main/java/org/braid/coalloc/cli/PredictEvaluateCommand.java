@@ -14,12 +14,14 @@ import org.braid.predictors.Predictors;
 import org.braid.predictors.Series;
 import org.braid.predictors.SizeClasses;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code braid predict evaluate}: paper 003's Table 1 and Figure 9 for every series in the input. */
+/**
+ * {@code braid predict evaluate}: paper 003's Table 1 and Figure 9 for every series in the input.
+ */
 @Command(
     name = "evaluate",
     mixinStandardHelpOptions = true,
@@ -48,13 +50,15 @@ final class PredictEvaluateCommand implements Callable<Integer> {
   @Option(
       names = "--training",
       defaultValue = "15",
-      description = "Samples that only train before the first scored prediction (default: ${DEFAULT-VALUE}).")
+      description =
+          "Samples that only train before the first scored prediction (default: ${DEFAULT-VALUE}).")
   int training;
 
   @Option(
       names = "--size-classes",
       defaultValue = "50M,250M,750M",
-      description = "Lower bounds of the size classes after the first (default: ${DEFAULT-VALUE}, the paper's).")
+      description =
+          "Lower bounds of the size classes after the first (default: ${DEFAULT-VALUE}, the paper's).")
   String sizeClasses;
 
   @Option(
@@ -63,7 +67,9 @@ final class PredictEvaluateCommand implements Callable<Integer> {
       description = "Skip series with fewer samples (default: ${DEFAULT-VALUE}).")
   int minSamples;
 
-  @Option(names = "--json", description = "Print one JSON object per (series, predictor, size classes).")
+  @Option(
+      names = "--json",
+      description = "Print one JSON object per (series, predictor, size classes).")
   boolean json;
 
   @Parameters(arity = "1..*", paramLabel = "FILE", description = "Input files.")
@@ -115,7 +121,14 @@ final class PredictEvaluateCommand implements Callable<Integer> {
         count,
         training);
     out.printf(Locale.ROOT, "  %-10s %21s %21s%n", "", "all samples", "size classes");
-    out.printf(Locale.ROOT, "  %-10s %10s %10s %10s %10s%n", "predictor", "error %", "+-95%", "error %", "+-95%");
+    out.printf(
+        Locale.ROOT,
+        "  %-10s %10s %10s %10s %10s%n",
+        "predictor",
+        "error %",
+        "+-95%",
+        "error %",
+        "+-95%");
     int half = rows.size() / 2;
     String best = null;
     double bestErr = Double.MAX_VALUE;

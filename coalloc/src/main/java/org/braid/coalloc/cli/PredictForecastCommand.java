@@ -34,7 +34,10 @@ final class PredictForecastCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--format", required = true, description = "Input format: ${COMPLETION-CANDIDATES}.")
+  @Option(
+      names = "--format",
+      required = true,
+      description = "Input format: ${COMPLETION-CANDIDATES}.")
   PredictCommand.Format format;
 
   @Option(
@@ -43,18 +46,22 @@ final class PredictForecastCommand implements Callable<Integer> {
       description = "Size of the next transfer in bytes; suffixes K, M, G, T are powers of 1000.")
   String size;
 
-  @Option(names = "--series", description = "Only the series with this name (e.g. fsid=11,ttype=0).")
+  @Option(
+      names = "--series",
+      description = "Only the series with this name (e.g. fsid=11,ttype=0).")
   String seriesName;
 
   @Option(
       names = "--at",
-      description = "When the transfer starts: ISO-8601 or 'now' (default: the time of the last sample).")
+      description =
+          "When the transfer starts: ISO-8601 or 'now' (default: the time of the last sample).")
   String at;
 
   @Option(
       names = "--predictor",
       defaultValue = "default",
-      description = "Predictor name: default, NWS, AVG25, MED15, AR5d, LV, ES0.3, ... (default: ${DEFAULT-VALUE}).")
+      description =
+          "Predictor name: default, NWS, AVG25, MED15, AR5d, LV, ES0.3, ... (default: ${DEFAULT-VALUE}).")
   String predictor;
 
   @Option(
@@ -111,7 +118,10 @@ final class PredictForecastCommand implements Callable<Integer> {
             f.history(),
             training);
       } else {
-        String value = format == PredictCommand.Format.slac ? PredictCommand.rate(f.value()) : String.format(Locale.ROOT, "%.6g", f.value());
+        String value =
+            format == PredictCommand.Format.slac
+                ? PredictCommand.rate(f.value())
+                : String.format(Locale.ROOT, "%.6g", f.value());
         out.printf(
             Locale.ROOT,
             "%s: %s, past error %.1f%% +- %.1f points (95%%), from %d samples; %s chose %s%n",

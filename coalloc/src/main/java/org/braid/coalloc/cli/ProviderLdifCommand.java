@@ -32,16 +32,28 @@ final class ProviderLdifCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--config", paramLabel = "FILE", description = "The daemon's provider.yaml: read its database.")
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description = "The daemon's provider.yaml: read its database.")
   Path config;
 
-  @Option(names = "--format", paramLabel = "FORMAT", description = "Log format of LOG files: gridftp, nginx, apache, braid.")
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      description = "Log format of LOG files: gridftp, nginx, apache, braid.")
   String format;
 
-  @Option(names = "--hostname", paramLabel = "HOST", description = "Host name to publish (default: from --config, else this machine).")
+  @Option(
+      names = "--hostname",
+      paramLabel = "HOST",
+      description = "Host name to publish (default: from --config, else this machine).")
   String hostname;
 
-  @Option(names = "--url", paramLabel = "URL", description = "Server URL to publish, e.g. gsiftp://host:2811.")
+  @Option(
+      names = "--url",
+      paramLabel = "URL",
+      description = "Server URL to publish, e.g. gsiftp://host:2811.")
   String url;
 
   @Parameters(arity = "0..*", paramLabel = "LOG", description = "Log files (with --format).")
@@ -52,7 +64,8 @@ final class ProviderLdifCommand implements Callable<Integer> {
     Snapshot snap;
     if (config != null) {
       if (format != null || !logs.isEmpty()) {
-        throw new IllegalArgumentException("give either --config or --format with LOG files, not both");
+        throw new IllegalArgumentException(
+            "give either --config or --format with LOG files, not both");
       }
       ProviderConfig c = ProviderConfig.load(config);
       try (Provider p = Provider.fromConfig(c, InstantSource.system())) {
@@ -65,12 +78,20 @@ final class ProviderLdifCommand implements Callable<Integer> {
       ParseReport report = new ParseReport();
       StatsAccumulator acc = ProviderStatsCommand.readLogs(LogFormat.parse(format), logs, report);
       String host = hostname != null ? hostname : localHostName();
-      snap = new Snapshot(java.time.Instant.now(), host, url == null ? "" : url,
-          acc.result(ForecastInputs.univariate(java.time.Instant.now())),
-          report.rejected() == 0 ? Map.of() : Map.of("logs", report.rejectedByReason()), Map.of(), Map.of());
+      snap =
+          new Snapshot(
+              java.time.Instant.now(),
+              host,
+              url == null ? "" : url,
+              acc.result(ForecastInputs.univariate(java.time.Instant.now())),
+              report.rejected() == 0 ? Map.of() : Map.of("logs", report.rejectedByReason()),
+              Map.of(),
+              Map.of());
     }
     if (hostname != null || url != null) {
-      snap = snap.withHost(hostname != null ? hostname : snap.hostname(), url != null ? url : snap.url());
+      snap =
+          snap.withHost(
+              hostname != null ? hostname : snap.hostname(), url != null ? url : snap.url());
     }
     spec.commandLine().getOut().print(Ldif.render(snap));
     return 0;

@@ -19,8 +19,14 @@ final class ProviderLogSeries {
     ParseReport report = new ParseReport();
     List<Series> series = TransferSeries.read(LogFormat.parse(format), List.of(file), report);
     if (report.rejected() > 0) {
-      err.println("braid: " + file + ": skipped " + report.rejected() + " malformed lines (first: "
-          + report.examples().get(0) + ")");
+      err.println(
+          "braid: "
+              + file
+              + ": skipped "
+              + report.rejected()
+              + " malformed lines (first: "
+              + report.examples().get(0)
+              + ")");
     }
     return series;
   }

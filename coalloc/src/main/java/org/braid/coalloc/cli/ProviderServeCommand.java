@@ -56,9 +56,17 @@ final class ProviderServeCommand implements Callable<Integer> {
     spec.commandLine()
         .getOut()
         .println(
-            "braid provider: serving on http://" + c.http().bind() + ":" + provider.httpPort()
-                + " (" + c.logs().size() + " logs, " + provider.probes().size() + " probes, database "
-                + c.database() + ")");
+            "braid provider: serving on http://"
+                + c.http().bind()
+                + ":"
+                + provider.httpPort()
+                + " ("
+                + c.logs().size()
+                + " logs, "
+                + provider.probes().size()
+                + " probes, database "
+                + c.database()
+                + ")");
     spec.commandLine().getOut().flush();
     stopped.await();
     return 0;

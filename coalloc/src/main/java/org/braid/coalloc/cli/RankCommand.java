@@ -19,8 +19,8 @@ import org.braid.broker.catalog.Replica;
 import org.braid.coalloc.Download;
 import org.braid.predictors.SizeClasses;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -43,58 +43,92 @@ import picocli.CommandLine.Spec;
     })
 final class RankCommand implements Runnable {
 
-
   @Spec CommandSpec spec;
 
-  @Parameters(paramLabel = "URL", arity = "0..*", description = "Replica URLs (http, https, gsiftp, ftp, file).")
+  @Parameters(
+      paramLabel = "URL",
+      arity = "0..*",
+      description = "Replica URLs (http, https, gsiftp, ftp, file).")
   List<String> urls = new ArrayList<>();
 
   @Mixin CatalogOptions source;
 
-
-
-  @Option(names = "--requirements", paramLabel = "EXPR", defaultValue = "true",
-      description = "The request's Requirements, e.g. 'other.AvgRDBandwidth > 5M/sec'. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--requirements",
+      paramLabel = "EXPR",
+      defaultValue = "true",
+      description =
+          "The request's Requirements, e.g. 'other.AvgRDBandwidth > 5M/sec'. Default: ${DEFAULT-VALUE}.")
   String requirements;
 
-  @Option(names = "--rank", paramLabel = "EXPR", defaultValue = Request.DEFAULT_RANK,
+  @Option(
+      names = "--rank",
+      paramLabel = "EXPR",
+      defaultValue = Request.DEFAULT_RANK,
       description = "The request's Rank. Default: ${DEFAULT-VALUE} (for the file's size class).")
   String rank;
 
-  @Option(names = "--size", paramLabel = "BYTES",
-      description = "File size (K, M, G, T are powers of 1000), selects the size class. Default: the catalog's, else unknown.")
+  @Option(
+      names = "--size",
+      paramLabel = "BYTES",
+      description =
+          "File size (K, M, G, T are powers of 1000), selects the size class. Default: the catalog's, else unknown.")
   String size;
 
-  @Option(names = "--provider", paramLabel = "HOST=URL",
+  @Option(
+      names = "--provider",
+      paramLabel = "HOST=URL",
       description = "The information provider of a host (host or host:port), repeatable.")
   List<String> providers = new ArrayList<>();
 
-  @Option(names = "--provider-port", paramLabel = "PORT", defaultValue = "8790",
-      description = "Port of conventional provider URLs http://HOST:PORT/v1/ads. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--provider-port",
+      paramLabel = "PORT",
+      defaultValue = "8790",
+      description =
+          "Port of conventional provider URLs http://HOST:PORT/v1/ads. Default: ${DEFAULT-VALUE}.")
   int providerPort;
 
-  @Option(names = "--no-conventional", description = "Do not try http://HOST:PORT/v1/ads for hosts without a known provider.")
+  @Option(
+      names = "--no-conventional",
+      description = "Do not try http://HOST:PORT/v1/ads for hosts without a known provider.")
   boolean noConventional;
 
-  @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "2",
-      description = "The most discovery may take; silent providers are skipped. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--timeout",
+      paramLabel = "SECONDS",
+      defaultValue = "2",
+      description =
+          "The most discovery may take; silent providers are skipped. Default: ${DEFAULT-VALUE}.")
   double timeout;
 
-  @Option(names = "--journal", paramLabel = "FILE",
-      description = "This client's transfer journal (default: $BRAID_JOURNAL or $${XDG_DATA_HOME:-~/.local/share}/braid/journal.jsonl).")
+  @Option(
+      names = "--journal",
+      paramLabel = "FILE",
+      description =
+          "This client's transfer journal (default: $BRAID_JOURNAL or $${XDG_DATA_HOME:-~/.local/share}/braid/journal.jsonl).")
   Path journal;
 
   @Option(names = "--no-journal", description = "Ignore this client's transfer history.")
   boolean noJournal;
 
-  @Option(names = "--plan", description = "Also print the co-allocation plan: the replicas to use at once and each one's share.")
+  @Option(
+      names = "--plan",
+      description =
+          "Also print the co-allocation plan: the replicas to use at once and each one's share.")
   boolean plan;
 
-  @Option(names = "--client-capacity", paramLabel = "RATE",
-      description = "This client's own access link (e.g. 1Gbit/s, 100MB/s): a plan's rate is at most this. Default: unlimited.")
+  @Option(
+      names = "--client-capacity",
+      paramLabel = "RATE",
+      description =
+          "This client's own access link (e.g. 1Gbit/s, 100MB/s): a plan's rate is at most this. Default: unlimited.")
   String clientCapacity;
 
-  @Option(names = "--json", description = "Print JSON: an array with url, matched, rank, predictedBandwidth, errorPct, ciPct, low, high, source, reason, discovery (with --plan: an object with ranking and plan).")
+  @Option(
+      names = "--json",
+      description =
+          "Print JSON: an array with url, matched, rank, predictedBandwidth, errorPct, ciPct, low, high, source, reason, discovery (with --plan: an object with ranking and plan).")
   boolean json;
 
   @Override
@@ -177,23 +211,53 @@ final class RankCommand implements Runnable {
   }
 
   private static void table(PrintWriter out, List<RankedReplica> ranked, Plan plan) {
-    out.printf(Locale.ROOT, "%-4s %-50s %14s %7s %-16s %s%n", "#", "URL", "PREDICTED", "ERR%", "SOURCE", "RANK / REASON");
+    out.printf(
+        Locale.ROOT,
+        "%-4s %-50s %14s %7s %-16s %s%n",
+        "#",
+        "URL",
+        "PREDICTED",
+        "ERR%",
+        "SOURCE",
+        "RANK / REASON");
     int n = 0;
     for (RankedReplica r : ranked) {
       String pos = r.matched() ? String.valueOf(++n) : "-";
-      String err = r.forecast().isAvailable() && r.forecast().scored() > 0 ? String.format(Locale.ROOT, "%.1f", r.forecast().errorPct()) : "-";
+      String err =
+          r.forecast().isAvailable() && r.forecast().scored() > 0
+              ? String.format(Locale.ROOT, "%.1f", r.forecast().errorPct())
+              : "-";
       String pred = r.forecast().isAvailable() ? rate(r.forecast().value()) : "-";
-      String last = r.matched() ? String.format(Locale.ROOT, "%.6g", r.rank()) : "rejected: " + r.reason();
-      out.printf(Locale.ROOT, "%-4s %-50s %14s %7s %-16s %s%n", pos, r.replica().uri(), pred, err, r.forecastSource(), last);
+      String last =
+          r.matched() ? String.format(Locale.ROOT, "%.6g", r.rank()) : "rejected: " + r.reason();
+      out.printf(
+          Locale.ROOT,
+          "%-4s %-50s %14s %7s %-16s %s%n",
+          pos,
+          r.replica().uri(),
+          pred,
+          err,
+          r.forecastSource(),
+          last);
       if (r.discovery() != null) {
         out.printf(Locale.ROOT, "     (%s)%n", r.discovery());
       }
     }
     if (plan != null) {
-      out.printf(Locale.ROOT, "plan: %d replica%s, %s of a %s bound%n", plan.shares().size(), plan.shares().size() == 1 ? "" : "s",
-          rate(plan.rate()), rate(plan.bound()));
+      out.printf(
+          Locale.ROOT,
+          "plan: %d replica%s, %s of a %s bound%n",
+          plan.shares().size(),
+          plan.shares().size() == 1 ? "" : "s",
+          rate(plan.rate()),
+          rate(plan.bound()));
       for (Plan.Share s : plan.shares()) {
-        out.printf(Locale.ROOT, "  %-50s %14s %6.1f%% %s%n", s.replica().uri(), rate(s.predictedRate()), 100 * s.fraction(),
+        out.printf(
+            Locale.ROOT,
+            "  %-50s %14s %6.1f%% %s%n",
+            s.replica().uri(),
+            rate(s.predictedRate()),
+            100 * s.fraction(),
             s.bytes() < 0 ? "" : s.bytes() + " bytes");
       }
     }
@@ -235,8 +299,12 @@ final class RankCommand implements Runnable {
       p.put("rate", plan.rate());
       ArrayNode shares = p.putArray("shares");
       for (Plan.Share s : plan.shares()) {
-        shares.addObject().put("url", s.replica().uri().toString()).put("predictedRate", s.predictedRate())
-            .put("fraction", s.fraction()).put("bytes", s.bytes());
+        shares
+            .addObject()
+            .put("url", s.replica().uri().toString())
+            .put("predictedRate", s.predictedRate())
+            .put("fraction", s.fraction())
+            .put("bytes", s.bytes());
       }
       return Mappers.indented().writeValueAsString(root);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {

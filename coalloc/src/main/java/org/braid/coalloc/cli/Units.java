@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
 /** Parsing of rates and URLs given on the command line. */
 final class Units {
   private static final Pattern RATE =
-      Pattern.compile("([0-9]*\\.?[0-9]+(?:e[0-9]+)?)\\s*([kmgt]?)(b|bit|byte|B)?(?:/s)?",
+      Pattern.compile(
+          "([0-9]*\\.?[0-9]+(?:e[0-9]+)?)\\s*([kmgt]?)(b|bit|byte|B)?(?:/s)?",
           Pattern.CASE_INSENSITIVE);
 
   private Units() {}

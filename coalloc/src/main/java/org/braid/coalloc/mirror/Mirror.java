@@ -5,7 +5,6 @@ import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
-import javax.net.ssl.SSLContext;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -27,12 +26,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
 
 /**
- * An HTTP server on 127.0.0.1 that serves one file with range requests at a limited rate (a
- * token bucket shared by all its connections), and can misbehave on purpose: die or stall after
- * some bytes, ignore ranges, send a wrong Content-Range, corrupt a region, or answer 503. For
- * demos and tests only. Thread-safe.
+ * An HTTP server on 127.0.0.1 that serves one file with range requests at a limited rate (a token
+ * bucket shared by all its connections), and can misbehave on purpose: die or stall after some
+ * bytes, ignore ranges, send a wrong Content-Range, corrupt a region, or answer 503. For demos and
+ * tests only. Thread-safe.
  */
 public final class Mirror implements Closeable {
   private static final Pattern RANGE = Pattern.compile("bytes=(\\d*)-(\\d*)");
@@ -55,8 +55,8 @@ public final class Mirror implements Closeable {
     /** Answer 503 to the first three requests after {@link Builder#faultAfter} bytes. */
     ERROR_503,
     /**
-     * After {@code faultAfter} bytes, send range answers chunked (no Content-Length) with 100
-     * bytes more than asked for.
+     * After {@code faultAfter} bytes, send range answers chunked (no Content-Length) with 100 bytes
+     * more than asked for.
      */
     LONG_BODY
   }
@@ -113,11 +113,13 @@ public final class Mirror implements Closeable {
     } else {
       this.server = HttpServer.create(addr, 64);
     }
-    this.pool = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "mirror-" + server.getAddress().getPort());
-      t.setDaemon(true);
-      return t;
-    });
+    this.pool =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "mirror-" + server.getAddress().getPort());
+              t.setDaemon(true);
+              return t;
+            });
     server.setExecutor(pool);
     server.createContext("/", this::handle);
     server.start();

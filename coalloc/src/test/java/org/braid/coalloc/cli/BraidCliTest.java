@@ -27,7 +27,9 @@ class BraidCliTest {
     try {
       System.setErr(new java.io.PrintStream(captured, true, "UTF-8"));
       java.util.ArrayDeque<picocli.CommandLine> todo = new java.util.ArrayDeque<>();
-      todo.add(BraidCli.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter())));
+      todo.add(
+          BraidCli.commandLine(
+              new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter())));
       while (!todo.isEmpty()) {
         picocli.CommandLine c = todo.poll();
         rendered.add(c.getCommandSpec().qualifiedName());
@@ -53,7 +55,8 @@ class BraidCliTest {
   @Test
   void invoked_namesOnlyARealNonHelpSubcommand() {
     assertEquals(java.util.Optional.of(GetCommand.class), BraidCli.invoked("get", "--help"));
-    assertEquals(java.util.Optional.of(PredictCommand.class), BraidCli.invoked("predict", "evaluate"));
+    assertEquals(
+        java.util.Optional.of(PredictCommand.class), BraidCli.invoked("predict", "evaluate"));
     assertEquals(java.util.Optional.empty(), BraidCli.invoked("help", "get"));
     assertEquals(java.util.Optional.empty(), BraidCli.invoked("--help"));
     assertEquals(java.util.Optional.empty(), BraidCli.invoked("gett"));
@@ -75,6 +78,7 @@ class BraidCliTest {
     StringWriter err = new StringWriter();
     int code = BraidCli.execute(new PrintWriter(out), new PrintWriter(err), "gett");
     assertEquals(BraidCli.EXIT_USAGE, code);
-    assertTrue(err.toString().startsWith("braid: Unmatched argument at index 0: 'gett'"), err.toString());
+    assertTrue(
+        err.toString().startsWith("braid: Unmatched argument at index 0: 'gett'"), err.toString());
   }
 }

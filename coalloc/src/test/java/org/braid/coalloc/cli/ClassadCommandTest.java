@@ -38,7 +38,8 @@ class ClassadCommandTest {
         run(
             "x\n1/0\ntrue && undefined\n1 + 2\n5 / 2.0\n\"a\\\"b\"\n{ 1, 1 + 1 }\n[ a = 1 ]\n"
                 + "real(\"INF\")\n-real(\"INF\")\nreal(\"NaN\")\n0.1 + 0.2\n",
-            "classad", "eval");
+            "classad",
+            "eval");
     assertEquals(0, r.code());
     assertEquals(
         "undefined\nerror\nundefined\n3\n2.500000000000000E+00\n\"a\\\"b\"\n{ 1, 2 }\n[ a = 1 ]\n"
@@ -52,7 +53,8 @@ class ClassadCommandTest {
     Run r = run("1 +\n2\n", "classad", "eval");
     assertEquals(2, r.code());
     assertEquals("error\n2\n", r.out());
-    assertEquals("braid: line 1, column 4: unexpected end of input, expected an expression\n", r.err());
+    assertEquals(
+        "braid: line 1, column 4: unexpected end of input, expected an expression\n", r.err());
   }
 
   @Test
@@ -82,7 +84,15 @@ class ClassadCommandTest {
             + "hostname = \"slow.example.org\";\nAvgRDBandwidth = 4M/sec;\nrequirement = true;\n\n"
             + "hostname = \"fast.example.org\";\nAvgRDBandwidth = 9M/sec;\nrequirement = true;\n");
     Run r =
-        run("", "classad", "match", "--request", req.toString(), "--candidates", cands.toString(), "--paper");
+        run(
+            "",
+            "classad",
+            "match",
+            "--request",
+            req.toString(),
+            "--candidates",
+            cands.toString(),
+            "--paper");
     assertEquals(0, r.code(), r.err());
     assertEquals(
         "3 candidates: 2 match, 1 rejected\n"
@@ -105,7 +115,15 @@ class ClassadCommandTest {
     Path cands = dir.resolve("c.ads");
     Files.writeString(cands, "[ x = 2; Requirements = true ] [ x = 0; Requirements = true ]");
     Run r =
-        run("", "classad", "match", "--request", req.toString(), "--candidates", cands.toString(), "--json");
+        run(
+            "",
+            "classad",
+            "match",
+            "--request",
+            req.toString(),
+            "--candidates",
+            cands.toString(),
+            "--json");
     assertEquals(0, r.code(), r.err());
     assertEquals(
         "{\"candidates\":2,\"matches\":[{\"candidate\":1,\"rank\":2.0,\"candidateRank\":0.0,"
@@ -118,7 +136,15 @@ class ClassadCommandTest {
 
   @Test
   void match_missingFile_exitsTwoWithOneLine() {
-    Run r = run("", "classad", "match", "--request", dir.resolve("nope").toString(), "--candidates", "x");
+    Run r =
+        run(
+            "",
+            "classad",
+            "match",
+            "--request",
+            dir.resolve("nope").toString(),
+            "--candidates",
+            "x");
     assertEquals(2, r.code());
     assertEquals("braid: request file not found: " + dir.resolve("nope") + "\n", r.err());
   }
@@ -127,10 +153,13 @@ class ClassadCommandTest {
   void match_badAd_reportsFileLineAndColumn() throws Exception {
     Path req = dir.resolve("bad.ad");
     Files.writeString(req, "[ a = 1;\n  b = ]");
-    Run r = run("", "classad", "match", "--request", req.toString(), "--candidates", req.toString());
+    Run r =
+        run("", "classad", "match", "--request", req.toString(), "--candidates", req.toString());
     assertEquals(2, r.code());
     assertEquals(
-        "braid: request file " + req + ": line 2, column 7: unexpected ']', expected an expression\n",
+        "braid: request file "
+            + req
+            + ": line 2, column 7: unexpected ']', expected an expression\n",
         r.err());
   }
 

@@ -27,8 +27,8 @@ class DemoCommandTest {
         GetCommandTest.run("demo", "--size", "2", "--rates", "64,16", "--swap-after", "0.1");
     assertEquals(0, r.code(), r.err());
     List<String> lines = r.out().lines().toList();
-    assertEquals("the 64 and 16 Mbit/s mirrors swap rates 0.1 s after each download starts",
-        lines.get(1));
+    assertEquals(
+        "the 64 and 16 Mbit/s mirrors swap rates 0.1 s after each download starts", lines.get(1));
     assertTrue(lines.get(lines.size() - 1).startsWith("verified: "));
   }
 

@@ -46,9 +46,21 @@ class GetCommandTest {
   void help_listsEveryOption() {
     Run r = run("get", "--help");
     assertEquals(0, r.code());
-    for (String o : List.of("--output", "--scheme", "--blocks", "--max-sources",
-        "--connections-per-source", "--checksum", "--json", "--trace", "--plot", "--rate",
-        "--journal", "--no-resume", "--stall-timeout")) {
+    for (String o :
+        List.of(
+            "--output",
+            "--scheme",
+            "--blocks",
+            "--max-sources",
+            "--connections-per-source",
+            "--checksum",
+            "--json",
+            "--trace",
+            "--plot",
+            "--rate",
+            "--journal",
+            "--no-resume",
+            "--stall-timeout")) {
       assertTrue(r.out().contains(o), o);
     }
   }
@@ -57,29 +69,45 @@ class GetCommandTest {
   void missingOutput_exitsTwoWithOneLine() {
     Run r = run("get", "http://127.0.0.1:9/f");
     assertEquals(2, r.code());
-    assertEquals("braid: Missing required option: '--output=OUT'", r.err().lines().findFirst().get());
+    assertEquals(
+        "braid: Missing required option: '--output=OUT'", r.err().lines().findFirst().get());
   }
 
   @Test
   void unknownScheme_exitsTwo() {
-    Run r = run("get", "http://127.0.0.1:9/f", "-o", dir.resolve("o").toString(), "--scheme", "bogus");
+    Run r =
+        run("get", "http://127.0.0.1:9/f", "-o", dir.resolve("o").toString(), "--scheme", "bogus");
     assertEquals(2, r.code());
-    assertEquals("braid: unknown scheme 'bogus' (use single, brute, history, conservative,"
-        + " aggressive or adaptive)\n", r.err());
+    assertEquals(
+        "braid: unknown scheme 'bogus' (use single, brute, history, conservative,"
+            + " aggressive or adaptive)\n",
+        r.err());
   }
 
   @Test
   void badChecksum_exitsTwo() {
-    Run r = run("get", "http://127.0.0.1:9/f", "-o", dir.resolve("o").toString(),
-        "--checksum", "sha256:zz");
+    Run r =
+        run(
+            "get",
+            "http://127.0.0.1:9/f",
+            "-o",
+            dir.resolve("o").toString(),
+            "--checksum",
+            "sha256:zz");
     assertEquals(2, r.code());
     assertEquals("braid: sha-256 checksum must be 64 hexadecimal digits: 'zz'\n", r.err());
   }
 
   @Test
   void historyWithoutRates_exitsTwo() {
-    Run r = run("get", "http://127.0.0.1:9/f", "-o", dir.resolve("o").toString(),
-        "--scheme", "history");
+    Run r =
+        run(
+            "get",
+            "http://127.0.0.1:9/f",
+            "-o",
+            dir.resolve("o").toString(),
+            "--scheme",
+            "history");
     assertEquals(2, r.code());
     assertEquals("braid: --scheme history needs a --rate URL=RATE for every source\n", r.err());
   }
@@ -88,16 +116,26 @@ class GetCommandTest {
   void unsupportedScheme_exitsTwo() {
     Run r = run("get", "sftp://127.0.0.1/f", "-o", dir.resolve("o").toString());
     assertEquals(2, r.code());
-    assertEquals("braid: unsupported URL scheme 'sftp' in sftp://127.0.0.1/f (use http, https,"
-        + " gsiftp, ftp or file)\n", r.err());
+    assertEquals(
+        "braid: unsupported URL scheme 'sftp' in sftp://127.0.0.1/f (use http, https,"
+            + " gsiftp, ftp or file)\n",
+        r.err());
   }
 
   @Test
   void unreachableOnly_exitsOneNamingTheReplica() {
-    Run r = run("get", "http://127.0.0.1:9/f", "-o", dir.resolve("o").toString(), "--no-journal",
-        "--connect-timeout", "1");
+    Run r =
+        run(
+            "get",
+            "http://127.0.0.1:9/f",
+            "-o",
+            dir.resolve("o").toString(),
+            "--no-journal",
+            "--connect-timeout",
+            "1");
     assertEquals(1, r.code());
-    assertTrue(r.err().startsWith("braid: DownloadException: no usable replica: http://127.0.0.1:9/f:"),
+    assertTrue(
+        r.err().startsWith("braid: DownloadException: no usable replica: http://127.0.0.1:9/f:"),
         r.err());
     assertEquals(1, r.err().lines().count());
   }
@@ -110,9 +148,22 @@ class GetCommandTest {
         Mirror b = Mirror.builder(src).rate(2e6).start()) {
       Path trace = dir.resolve("t.csv");
       Path plot = dir.resolve("t.png");
-      Run r = run("get", a.uri().toString(), b.uri().toString(), "-o", out.toString(), "--json",
-          "--journal", dir.resolve("j.jsonl").toString(), "--trace", trace.toString(),
-          "--plot", plot.toString(), "--rate", a.uri() + "=32Mbit/s");
+      Run r =
+          run(
+              "get",
+              a.uri().toString(),
+              b.uri().toString(),
+              "-o",
+              out.toString(),
+              "--json",
+              "--journal",
+              dir.resolve("j.jsonl").toString(),
+              "--trace",
+              trace.toString(),
+              "--plot",
+              plot.toString(),
+              "--rate",
+              a.uri() + "=32Mbit/s");
       assertEquals(0, r.code(), r.err());
       JsonNode n = new ObjectMapper().readTree(r.out());
       assertEquals(2_000_000, n.get("bytes").asLong());
@@ -138,15 +189,24 @@ class GetCommandTest {
     Path src = file(1_000_000);
     Path out = dir.resolve("out.bin");
     try (Mirror a = Mirror.builder(src).start()) {
-      Run r = run("get", a.uri().toString(), "-o", out.toString(), "--no-journal",
-          "--scheme", "conservative", "--blocks", "4");
+      Run r =
+          run(
+              "get",
+              a.uri().toString(),
+              "-o",
+              out.toString(),
+              "--no-journal",
+              "--scheme",
+              "conservative",
+              "--blocks",
+              "4");
       assertEquals(0, r.code(), r.err());
       List<String> lines = r.out().lines().toList();
       assertTrue(lines.get(0).startsWith(out + ": 976.6 KiB in "), lines.get(0));
       assertTrue(lines.get(0).endsWith("(scheme conservative)"), lines.get(0));
       assertTrue(lines.get(1).startsWith("sha256 "), lines.get(1));
-      assertTrue(lines.get(3).contains(a.uri().toString()) && lines.get(3).contains(" 4 "),
-          lines.get(3));
+      assertTrue(
+          lines.get(3).contains(a.uri().toString()) && lines.get(3).contains(" 4 "), lines.get(3));
     }
   }
 
@@ -155,13 +215,23 @@ class GetCommandTest {
     Path src = file(6_000_000);
     Path out = dir.resolve("out.bin");
     try (Mirror a = Mirror.builder(src).rate(2e6).start()) {
-      List<String> cmd = new ArrayList<>(Arrays.asList(
-          Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-cp", System.getProperty("java.class.path"),
-          BraidCli.class.getName(), "get", a.uri().toString(), "-o", out.toString(),
-          "--no-journal"));
-      Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-          .redirectOutput(dir.resolve("child.log").toFile()).start();
+      List<String> cmd =
+          new ArrayList<>(
+              Arrays.asList(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  BraidCli.class.getName(),
+                  "get",
+                  a.uri().toString(),
+                  "-o",
+                  out.toString(),
+                  "--no-journal"));
+      Process p =
+          new ProcessBuilder(cmd)
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("child.log").toFile())
+              .start();
       Path ctl = dir.resolve("out.bin.braid-ctl");
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
       while ((a.servedBytes() < 3_000_000 || !Files.exists(ctl)) && System.nanoTime() < deadline) {

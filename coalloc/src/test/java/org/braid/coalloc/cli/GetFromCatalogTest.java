@@ -42,8 +42,14 @@ class GetFromCatalogTest {
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 + "<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\">\n"
                 + "  <file name=\"data.bin\">\n"
-                + "    <size>" + Files.size(data) + "</size>\n"
-                + "    <hash type=\"" + type + "\">" + hash + "</hash>\n");
+                + "    <size>"
+                + Files.size(data)
+                + "</size>\n"
+                + "    <hash type=\""
+                + type
+                + "\">"
+                + hash
+                + "</hash>\n");
     int p = 1;
     for (String u : urls) {
       x.append("    <url priority=\"").append(p++).append("\">").append(u).append("</url>\n");
@@ -63,8 +69,18 @@ class GetFromCatalogTest {
       Path m = metalink(sha, a.uri().toString(), b.uri().toString());
       // no information provider answers on 127.0.0.1: the broker plans equal shares
       GetCommandTest.Run r =
-          GetCommandTest.run("get", "--metalink", m.toString(), "-o", out.toString(), "--json",
-              "--no-journal", "--discovery-timeout", "0.5", "--provider-port", "9");
+          GetCommandTest.run(
+              "get",
+              "--metalink",
+              m.toString(),
+              "-o",
+              out.toString(),
+              "--json",
+              "--no-journal",
+              "--discovery-timeout",
+              "0.5",
+              "--provider-port",
+              "9");
       assertEquals(0, r.code(), r.err());
       JsonNode n = new ObjectMapper().readTree(r.out());
       assertEquals(sha, n.get("sha256").asText());
@@ -80,8 +96,16 @@ class GetFromCatalogTest {
     try (Mirror a = Mirror.builder(data).start()) {
       Path m = metalink(sha, a.uri().toString());
       GetCommandTest.Run r =
-          GetCommandTest.run("get", "--metalink", m.toString(), "-o", out.toString(), "--json",
-              "--no-journal", "--discovery-timeout", "0");
+          GetCommandTest.run(
+              "get",
+              "--metalink",
+              m.toString(),
+              "-o",
+              out.toString(),
+              "--json",
+              "--no-journal",
+              "--discovery-timeout",
+              "0");
       assertEquals(0, r.code(), r.err());
       assertArrayEquals(Files.readAllBytes(data), Files.readAllBytes(out));
     }
@@ -95,8 +119,14 @@ class GetFromCatalogTest {
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 + "<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\">\n"
                 + "  <file name=\"data.bin\">\n"
-                + "    <size>" + b.length + "</size>\n"
-                + "    <pieces length=\"" + length + "\" type=\"" + type + "\">\n");
+                + "    <size>"
+                + b.length
+                + "</size>\n"
+                + "    <pieces length=\""
+                + length
+                + "\" type=\""
+                + type
+                + "\">\n");
     for (int s = 0; s < b.length; s += length) {
       String h = "0".repeat(64);
       if (pieceAlgo != null) {
@@ -120,14 +150,24 @@ class GetFromCatalogTest {
   void metalinkPieces_corruptReplica_refetchesBadPieceAndCountsItsFailure() throws Exception {
     data(2_000_000);
     Path out = dir.resolve("out.bin");
-    try (Mirror bad =
-            Mirror.builder(data).fault(Mirror.Fault.CORRUPT).faultAfter(200_000).start();
+    try (Mirror bad = Mirror.builder(data).fault(Mirror.Fault.CORRUPT).faultAfter(200_000).start();
         Mirror good = Mirror.builder(data).start()) {
-      Path m = metalinkWithPieces("sha-256", 100_000, "SHA-256", bad.uri().toString(),
-          good.uri().toString());
+      Path m =
+          metalinkWithPieces(
+              "sha-256", 100_000, "SHA-256", bad.uri().toString(), good.uri().toString());
       GetCommandTest.Run r =
-          GetCommandTest.run("get", "--metalink", m.toString(), "-o", out.toString(), "--json",
-              "--no-journal", "--discovery-timeout", "0", "--scheme", "brute");
+          GetCommandTest.run(
+              "get",
+              "--metalink",
+              m.toString(),
+              "-o",
+              out.toString(),
+              "--json",
+              "--no-journal",
+              "--discovery-timeout",
+              "0",
+              "--scheme",
+              "brute");
       assertEquals(0, r.code(), r.err());
       assertEquals("", r.err());
       assertArrayEquals(Files.readAllBytes(data), Files.readAllBytes(out));
@@ -145,8 +185,15 @@ class GetFromCatalogTest {
     try (Mirror a = Mirror.builder(data).start()) {
       Path m = metalinkWithPieces("tiger", 100_000, null, a.uri().toString());
       GetCommandTest.Run r =
-          GetCommandTest.run("get", "--metalink", m.toString(), "-o", out.toString(),
-              "--no-journal", "--discovery-timeout", "0");
+          GetCommandTest.run(
+              "get",
+              "--metalink",
+              m.toString(),
+              "-o",
+              out.toString(),
+              "--no-journal",
+              "--discovery-timeout",
+              "0");
       assertEquals(0, r.code(), r.err());
       assertEquals(
           "braid: not verifying the catalog's tiger piece hashes: unknown piece hash algorithm"
@@ -164,8 +211,15 @@ class GetFromCatalogTest {
       String wrong = "0".repeat(64);
       Path m = metalink(wrong, a.uri().toString());
       GetCommandTest.Run r =
-          GetCommandTest.run("get", "--metalink", m.toString(), "-o", out.toString(),
-              "--no-journal", "--discovery-timeout", "0");
+          GetCommandTest.run(
+              "get",
+              "--metalink",
+              m.toString(),
+              "-o",
+              out.toString(),
+              "--no-journal",
+              "--discovery-timeout",
+              "0");
       assertEquals(1, r.code(), r.out());
       assertTrue(r.err().startsWith("braid: "), r.err());
       assertTrue(r.err().toLowerCase(java.util.Locale.ROOT).contains("sha-256"), r.err());
@@ -177,19 +231,34 @@ class GetFromCatalogTest {
   void metalink_sha512_isVerified() throws Exception {
     data(400_000);
     String sha512 =
-        HexFormat.of().formatHex(MessageDigest.getInstance("SHA-512").digest(Files.readAllBytes(data)));
+        HexFormat.of()
+            .formatHex(MessageDigest.getInstance("SHA-512").digest(Files.readAllBytes(data)));
     try (Mirror a = Mirror.builder(data).start()) {
       Path good = dir.resolve("good.bin");
       GetCommandTest.Run r =
-          GetCommandTest.run("get", "--metalink", metalinkTyped("sha-512", sha512, a.uri().toString()).toString(),
-              "-o", good.toString(), "--no-journal", "--discovery-timeout", "0");
+          GetCommandTest.run(
+              "get",
+              "--metalink",
+              metalinkTyped("sha-512", sha512, a.uri().toString()).toString(),
+              "-o",
+              good.toString(),
+              "--no-journal",
+              "--discovery-timeout",
+              "0");
       assertEquals(0, r.code(), r.err());
       assertEquals("", r.err());
       assertArrayEquals(Files.readAllBytes(data), Files.readAllBytes(good));
       Path bad = dir.resolve("bad.bin");
-      r = GetCommandTest.run("get", "--metalink",
-          metalinkTyped("sha-512", "1".repeat(128), a.uri().toString()).toString(),
-          "-o", bad.toString(), "--no-journal", "--discovery-timeout", "0");
+      r =
+          GetCommandTest.run(
+              "get",
+              "--metalink",
+              metalinkTyped("sha-512", "1".repeat(128), a.uri().toString()).toString(),
+              "-o",
+              bad.toString(),
+              "--no-journal",
+              "--discovery-timeout",
+              "0");
       assertEquals(1, r.code(), r.out());
       assertTrue(r.err().contains("sha-512"), r.err());
       assertFalse(Files.exists(bad));
@@ -202,10 +271,21 @@ class GetFromCatalogTest {
     Path out = dir.resolve("out.bin");
     try (Mirror a = Mirror.builder(data).start()) {
       Path c = dir.resolve("catalog.json");
-      Files.writeString(c, "{\"files\": {\"run42/data.bin\": {\"replicas\": [\"" + a.uri() + "\"]}}}");
+      Files.writeString(
+          c, "{\"files\": {\"run42/data.bin\": {\"replicas\": [\"" + a.uri() + "\"]}}}");
       GetCommandTest.Run r =
-          GetCommandTest.run("get", "--catalog", c.toString(), "run42/data.bin", "-o", out.toString(),
-              "--no-journal", "--discovery-timeout", "0", "--checksum", "sha256:" + sha);
+          GetCommandTest.run(
+              "get",
+              "--catalog",
+              c.toString(),
+              "run42/data.bin",
+              "-o",
+              out.toString(),
+              "--no-journal",
+              "--discovery-timeout",
+              "0",
+              "--checksum",
+              "sha256:" + sha);
       assertEquals(0, r.code(), r.err());
       assertArrayEquals(Files.readAllBytes(data), Files.readAllBytes(out));
     }
@@ -219,7 +299,8 @@ class GetFromCatalogTest {
         GetCommandTest.run("get", "http://127.0.0.1:9/x", "--metalink", m.toString(), "-o", "o");
     assertEquals(2, r.code());
     assertEquals(
-        "braid: give replica URLs, --metalink FILE or --catalog FILE NAME (exactly one)\n", r.err());
+        "braid: give replica URLs, --metalink FILE or --catalog FILE NAME (exactly one)\n",
+        r.err());
   }
 
   @Test
@@ -229,7 +310,8 @@ class GetFromCatalogTest {
         m,
         "<?xml version=\"1.0\"?><!DOCTYPE m [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>"
             + "<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"><file name=\"a\"><url>&x;</url></file></metalink>");
-    GetCommandTest.Run r = GetCommandTest.run("get", "--metalink", m.toString(), "-o", dir.resolve("o").toString());
+    GetCommandTest.Run r =
+        GetCommandTest.run("get", "--metalink", m.toString(), "-o", dir.resolve("o").toString());
     assertEquals(2, r.code());
     assertEquals(1, r.err().lines().count(), r.err());
     assertTrue(r.err().startsWith("braid: "), r.err());

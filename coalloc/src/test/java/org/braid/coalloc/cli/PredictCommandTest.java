@@ -42,7 +42,18 @@ class PredictCommandTest {
   @Test
   void forecast_csv_printsTheTriplet() throws IOException {
     Path f = csv(30);
-    assertEquals(0, run("predict", "forecast", "--format", "csv", "--size", "1M", "--predictor", "LV", f.toString()));
+    assertEquals(
+        0,
+        run(
+            "predict",
+            "forecast",
+            "--format",
+            "csv",
+            "--size",
+            "1M",
+            "--predictor",
+            "LV",
+            f.toString()));
     // LV predicts the last value, 102; its one-step errors over samples 1..29 sum to 38
     // (20 steps of 1, 9 of 2) against a mean of 2930 / 29: 38 / 2930 * 100 = 1.30%
     assertTrue(out.startsWith("s.csv: 102.000, past error 1.3% +- "), out);
@@ -59,7 +70,8 @@ class PredictCommandTest {
   @Test
   void forecast_json_hasTheFields() throws IOException {
     Path f = csv(5);
-    assertEquals(0, run("predict", "forecast", "--format", "csv", "--size", "1M", "--json", f.toString()));
+    assertEquals(
+        0, run("predict", "forecast", "--format", "csv", "--size", "1M", "--json", f.toString()));
     JsonNode o = new ObjectMapper().readTree(out).get(0);
     assertEquals("INSUFFICIENT_HISTORY", o.get("status").asText());
     assertEquals(0.0, o.get("value").asDouble());
@@ -88,7 +100,9 @@ class PredictCommandTest {
     Files.writeString(f, "1,2\n2,-5\n");
     assertEquals(2, run("predict", "evaluate", "--format", "csv", f.toString()));
     assertEquals(
-        "braid: " + f + ":2: sample value must be finite and not negative: -5.0 at 1970-01-01T00:00:02Z\n",
+        "braid: "
+            + f
+            + ":2: sample value must be finite and not negative: -5.0 at 1970-01-01T00:00:02Z\n",
         err);
   }
 

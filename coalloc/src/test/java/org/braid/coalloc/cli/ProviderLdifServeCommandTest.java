@@ -31,23 +31,40 @@ class ProviderLdifServeCommandTest {
     Files.writeString(log, ProviderStatsCommandTest.LOG);
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = run(out, err, "provider", "ldif", "--format", "gridftp", "--hostname", "dpslx04.lbl.gov",
-        "--url", "gsiftp://dpslx04.lbl.gov:61000", log.toString());
+    int code =
+        run(
+            out,
+            err,
+            "provider",
+            "ldif",
+            "--format",
+            "gridftp",
+            "--hostname",
+            "dpslx04.lbl.gov",
+            "--url",
+            "gsiftp://dpslx04.lbl.gov:61000",
+            log.toString());
     assertEquals(0, code, err.toString());
     double bw1 = 3_000_000 / 0.002268;
     double bw2 = 5_000 / 0.000333;
-    String expectedHead = String.join("\n",
-        "dn: cn=127.0.0.1,volume=/,hostname=dpslx04.lbl.gov,dc=lbl,dc=gov,o=grid",
-        "cn: 127.0.0.1",
-        "hostname: dpslx04.lbl.gov",
-        "gridftpurl: gsiftp://dpslx04.lbl.gov:61000",
-        "volume: /",
-        "minrdbandwidth: " + Math.round(Math.min(bw1, bw2) / 1000) + "K",
-        "maxrdbandwidth: " + Math.round(Math.max(bw1, bw2) / 1000) + "K",
-        "avgrdbandwidth: " + Math.round((bw1 + bw2) / 2 / 1000) + "K");
+    String expectedHead =
+        String.join(
+            "\n",
+            "dn: cn=127.0.0.1,volume=/,hostname=dpslx04.lbl.gov,dc=lbl,dc=gov,o=grid",
+            "cn: 127.0.0.1",
+            "hostname: dpslx04.lbl.gov",
+            "gridftpurl: gsiftp://dpslx04.lbl.gov:61000",
+            "volume: /",
+            "minrdbandwidth: " + Math.round(Math.min(bw1, bw2) / 1000) + "K",
+            "maxrdbandwidth: " + Math.round(Math.max(bw1, bw2) / 1000) + "K",
+            "avgrdbandwidth: " + Math.round((bw1 + bw2) / 2 / 1000) + "K");
     assertTrue(out.toString().startsWith(expectedHead + "\n"), out.toString());
-    assertTrue(out.toString().contains("\navgrdbandwidthtenmbrange: " + Math.round((bw1 + bw2) / 2 / 1000) + "K\n"));
-    assertTrue(out.toString().contains("\nminwrbandwidth: " + Math.round(200_000 / 0.000919 / 1000) + "K\n"));
+    assertTrue(
+        out.toString()
+            .contains("\navgrdbandwidthtenmbrange: " + Math.round((bw1 + bw2) / 2 / 1000) + "K\n"));
+    assertTrue(
+        out.toString()
+            .contains("\nminwrbandwidth: " + Math.round(200_000 / 0.000919 / 1000) + "K\n"));
   }
 
   @Test
@@ -55,23 +72,38 @@ class ProviderLdifServeCommandTest {
     Path log = dir.resolve("gridftp.log");
     Files.writeString(log, ProviderStatsCommandTest.LOG);
     Path yaml = dir.resolve("provider.yaml");
-    Files.writeString(yaml, String.join("\n",
-        "hostname: gridftp.example.org",
-        "url: gsiftp://gridftp.example.org:2811",
-        "database: " + dir.resolve("provider.db"),
-        "logs:",
-        "  - {path: " + log + ", format: gridftp}", ""));
-    try (org.braid.infoprovider.Provider p = org.braid.infoprovider.Provider.fromConfig(
-        org.braid.infoprovider.ProviderConfig.load(yaml), java.time.InstantSource.system())) {
+    Files.writeString(
+        yaml,
+        String.join(
+            "\n",
+            "hostname: gridftp.example.org",
+            "url: gsiftp://gridftp.example.org:2811",
+            "database: " + dir.resolve("provider.db"),
+            "logs:",
+            "  - {path: " + log + ", format: gridftp}",
+            ""));
+    try (org.braid.infoprovider.Provider p =
+        org.braid.infoprovider.Provider.fromConfig(
+            org.braid.infoprovider.ProviderConfig.load(yaml), java.time.InstantSource.system())) {
       p.refresh(); // what the daemon does on its schedule
     }
-    Files.writeString(log, ProviderStatsCommandTest.LOG.lines().findFirst().get().replace("NBYTES=3000000", "NBYTES=3000001") + "\n",
+    Files.writeString(
+        log,
+        ProviderStatsCommandTest.LOG
+                .lines()
+                .findFirst()
+                .get()
+                .replace("NBYTES=3000000", "NBYTES=3000001")
+            + "\n",
         java.nio.file.StandardOpenOption.APPEND); // not in the database: must not show
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     assertEquals(0, run(out, err, "provider", "ldif", "--config", yaml.toString()), err.toString());
-    assertTrue(out.toString().startsWith(
-        "dn: cn=127.0.0.1,volume=/,hostname=gridftp.example.org,dc=example,dc=org,o=grid\n"), out.toString());
+    assertTrue(
+        out.toString()
+            .startsWith(
+                "dn: cn=127.0.0.1,volume=/,hostname=gridftp.example.org,dc=example,dc=org,o=grid\n"),
+        out.toString());
     assertTrue(out.toString().contains("\ngridftpurl: gsiftp://gridftp.example.org:2811\n"));
     assertTrue(out.toString().contains("\nrdtransfers: 2\n"), out.toString());
     assertTrue(out.toString().contains("\nwrtransfers: 1\n"), out.toString());
@@ -109,35 +141,59 @@ class ProviderLdifServeCommandTest {
     Path log = dir.resolve("gridftp.log");
     Files.writeString(log, ProviderStatsCommandTest.LOG);
     Path yaml = dir.resolve("provider.yaml");
-    Files.writeString(yaml, String.join("\n",
-        "hostname: vm.example.org",
-        "database: " + dir.resolve("provider.db"),
-        "http: {port: 0}",
-        "logs:",
-        "  - {path: " + log + ", format: gridftp}", ""));
+    Files.writeString(
+        yaml,
+        String.join(
+            "\n",
+            "hostname: vm.example.org",
+            "database: " + dir.resolve("provider.db"),
+            "http: {port: 0}",
+            "logs:",
+            "  - {path: " + log + ", format: gridftp}",
+            ""));
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     Path stdout = dir.resolve("stdout.txt");
-    Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-        BraidCli.class.getName(), "provider", "serve", "--config", yaml.toString())
-        .redirectOutput(stdout.toFile())
-        .redirectError(dir.resolve("stderr.txt").toFile())
-        .start();
+    Process p =
+        new ProcessBuilder(
+                java.toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                BraidCli.class.getName(),
+                "provider",
+                "serve",
+                "--config",
+                yaml.toString())
+            .redirectOutput(stdout.toFile())
+            .redirectError(dir.resolve("stderr.txt").toFile())
+            .start();
     try {
       String first = "";
       for (int i = 0; i < 600 && first.isEmpty() && p.isAlive(); i++) {
         Thread.sleep(50); // waiting for the child JVM to start, not for a timer
         first = Files.readString(stdout).lines().findFirst().orElse("");
       }
-      Matcher m = Pattern.compile("braid provider: serving on http://127\\.0\\.0\\.1:(\\d+) \\(1 logs, 0 probes, database .*\\)").matcher(first);
+      Matcher m =
+          Pattern.compile(
+                  "braid provider: serving on http://127\\.0\\.0\\.1:(\\d+) \\(1 logs, 0 probes, database .*\\)")
+              .matcher(first);
       assertTrue(m.matches(), first + " / " + Files.readString(dir.resolve("stderr.txt")));
-      HttpResponse<String> r = HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + m.group(1) + "/v1/stats?operation=write&sizeClass=10M")).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create(
+                              "http://127.0.0.1:"
+                                  + m.group(1)
+                                  + "/v1/stats?operation=write&sizeClass=10M"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
       assertEquals(200, r.statusCode());
       assertTrue(r.body().contains("\"bytes\":200000"), r.body());
       p.destroy(); // SIGTERM
       assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-      assertEquals("braid provider: stopped", Files.readString(stdout).lines().skip(1).findFirst().orElse(""));
+      assertEquals(
+          "braid provider: stopped",
+          Files.readString(stdout).lines().skip(1).findFirst().orElse(""));
     } finally {
       p.destroyForcibly();
     }

@@ -32,14 +32,25 @@ class ProviderReadsClientJournalTest {
     Path journal = dir.resolve("journal.jsonl");
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = run(out, err, "get", "--journal", journal.toString(), "-o", dir.resolve("out.bin").toString(),
-        a.toUri().toString(), b.toUri().toString());
+    int code =
+        run(
+            out,
+            err,
+            "get",
+            "--journal",
+            journal.toString(),
+            "-o",
+            dir.resolve("out.bin").toString(),
+            a.toUri().toString(),
+            b.toUri().toString());
     assertEquals(0, code, err.toString());
     long lines = Files.readAllLines(journal).size();
 
     StringWriter sOut = new StringWriter();
     StringWriter sErr = new StringWriter();
-    assertEquals(0, run(sOut, sErr, "provider", "stats", "--format", "braid", journal.toString(), "--json"),
+    assertEquals(
+        0,
+        run(sOut, sErr, "provider", "stats", "--format", "braid", journal.toString(), "--json"),
         sErr.toString());
     JsonNode groups = new ObjectMapper().readTree(sOut.toString());
     long bytes = 0;

@@ -80,7 +80,15 @@ class ProviderStatsCommandTest {
   void stats_missingFile_exitsTwoWithOneLine() {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = run(out, err, "provider", "stats", "--format", "gridftp", dir.resolve("nope.log").toString());
+    int code =
+        run(
+            out,
+            err,
+            "provider",
+            "stats",
+            "--format",
+            "gridftp",
+            dir.resolve("nope.log").toString());
     assertEquals(2, code);
     assertEquals("braid: log file not found: " + dir.resolve("nope.log") + "\n", err.toString());
   }
@@ -93,6 +101,7 @@ class ProviderStatsCommandTest {
     StringWriter err = new StringWriter();
     int code = run(out, err, "provider", "stats", "--format", "syslog", log.toString());
     assertEquals(2, code);
-    assertEquals("braid: log format must be gridftp, nginx, apache or braid: syslog\n", err.toString());
+    assertEquals(
+        "braid: log format must be gridftp, nginx, apache or braid: syslog\n", err.toString());
   }
 }

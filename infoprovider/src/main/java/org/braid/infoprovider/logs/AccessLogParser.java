@@ -15,16 +15,16 @@ import org.braid.infoprovider.TransferRecord.Operation;
  * </pre>
  *
  * nginx: {@code log_format braid '$msec $request_time $remote_addr $server_addr:$server_port
- * $request_method "$uri" $status $body_bytes_sent $request_length "$http_range"';} (request time
- * in seconds, millisecond resolution). Apache: {@code LogFormat "%{end:msec}t %D %a %A:%p %m
- * \"%U\" %>s %B %I \"%{Range}i\"" braid} (end time in integer milliseconds since the epoch,
- * request time in microseconds).
+ * $request_method "$uri" $status $body_bytes_sent $request_length "$http_range"';} (request time in
+ * seconds, millisecond resolution). Apache: {@code LogFormat "%{end:msec}t %D %a %A:%p %m \"%U\"
+ * %>s %B %I \"%{Range}i\"" braid} (end time in integer milliseconds since the epoch, request time
+ * in microseconds).
  *
- * <p>A GET answered 200 (whole file) or 206 (a range: a partial transfer of the file) is a read
- * of BODY_BYTES; a PUT answered 200, 201 or 204 is a write of REQUEST_BYTES (which includes the
- * request headers). Other requests are skipped. The start is the end minus the request time.
- * nginx logs a request time of 0.000 for requests under a millisecond; such a request is counted
- * as taking 1 ms (the log's resolution). Thread-safe.
+ * <p>A GET answered 200 (whole file) or 206 (a range: a partial transfer of the file) is a read of
+ * BODY_BYTES; a PUT answered 200, 201 or 204 is a write of REQUEST_BYTES (which includes the
+ * request headers). Other requests are skipped. The start is the end minus the request time. nginx
+ * logs a request time of 0.000 for requests under a millisecond; such a request is counted as
+ * taking 1 ms (the log's resolution). Thread-safe.
  */
 final class AccessLogParser implements LogParser {
 
@@ -152,15 +152,18 @@ final class AccessLogParser implements LogParser {
 
   /**
    * Undoes the servers' escapes: nginx writes {@code \xHH} for '"', '\\' and bytes outside
-   * printable ASCII; Apache writes {@code \"}, {@code \\}, {@code \xhh} and C-style {@code
-   * \n}, {@code \t}, {@code \r}, {@code \b}, {@code \v}. Escaped bytes are decoded as UTF-8.
+   * printable ASCII; Apache writes {@code \"}, {@code \\}, {@code \xhh} and C-style {@code \n},
+   * {@code \t}, {@code \r}, {@code \b}, {@code \v}. Escaped bytes are decoded as UTF-8.
    */
   private static String unescape(String line, int from, int to) {
     java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(to - from);
     for (int k = from; k < to; k++) {
       char d = line.charAt(k);
-      if (d == '\\' && k + 3 < to && line.charAt(k + 1) == 'x'
-          && hex(line.charAt(k + 2)) >= 0 && hex(line.charAt(k + 3)) >= 0) {
+      if (d == '\\'
+          && k + 3 < to
+          && line.charAt(k + 1) == 'x'
+          && hex(line.charAt(k + 2)) >= 0
+          && hex(line.charAt(k + 3)) >= 0) {
         bytes.write(hex(line.charAt(k + 2)) * 16 + hex(line.charAt(k + 3)));
         k += 3;
       } else if (d == '\\' && k + 1 < to) {

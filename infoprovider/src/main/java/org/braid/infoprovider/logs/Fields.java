@@ -12,7 +12,8 @@ final class Fields {
     for (int i = 0, n = line.length(); i < n; i++) {
       char c = line.charAt(i);
       if ((c < 0x20 && c != '\t') || c == 0x7f || c == '\uFFFD') {
-        throw new MalformedLineException("binary data", "character " + (int) c + " at column " + (i + 1));
+        throw new MalformedLineException(
+            "binary data", "character " + (int) c + " at column " + (i + 1));
       }
     }
   }
@@ -34,8 +35,8 @@ final class Fields {
   }
 
   /**
-   * Parses a count field: a non-negative integer, with "negative KEY" and "bad number KEY" as
-   * the reasons on failure.
+   * Parses a count field: a non-negative integer, with "negative KEY" and "bad number KEY" as the
+   * reasons on failure.
    */
   static long count(String key, String value) throws MalformedLineException {
     long v = parseLong(value, 0, value.length());
@@ -77,8 +78,17 @@ final class Fields {
     } else if (n == 15) {
       throw new MalformedLineException("bad timestamp " + key, s);
     }
-    if (year < 1970 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)
-        || hour < 0 || hour > 23 || min < 0 || min > 59 || sec < 0 || sec > 60) {
+    if (year < 1970
+        || month < 1
+        || month > 12
+        || day < 1
+        || day > daysInMonth(year, month)
+        || hour < 0
+        || hour > 23
+        || min < 0
+        || min > 59
+        || sec < 0
+        || sec > 60) {
       throw new MalformedLineException("bad timestamp " + key, s);
     }
     long epochSecond = epochDay(year, month, day) * 86_400 + hour * 3600 + min * 60 + sec;

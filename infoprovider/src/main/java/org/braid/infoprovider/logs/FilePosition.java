@@ -6,8 +6,8 @@ import java.util.Objects;
  * How far one log file has been read.
  *
  * <p>A file is identified by its content fingerprint (a hash of its first line) rather than by its
- * inode alone: copytruncate and gzip give the same content a new inode, and inodes are reused.
- * The inode ({@code fileKey}) is kept for reports.
+ * inode alone: copytruncate and gzip give the same content a new inode, and inodes are reused. The
+ * inode ({@code fileKey}) is kept for reports.
  *
  * @param source the configured log path the file belongs to (the live file or a rotated one)
  * @param fingerprint hash of the file's first line
@@ -30,7 +30,8 @@ public record FilePosition(
     Objects.requireNonNull(fingerprint, "fingerprint");
     Objects.requireNonNull(fileKey, "fileKey");
     if (offset < 0 || lines < 0) {
-      throw new IllegalArgumentException("offset and lines must not be negative: " + offset + ", " + lines);
+      throw new IllegalArgumentException(
+          "offset and lines must not be negative: " + offset + ", " + lines);
     }
   }
 }

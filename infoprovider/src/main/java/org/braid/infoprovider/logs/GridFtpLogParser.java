@@ -5,8 +5,8 @@ import org.braid.infoprovider.TransferRecord;
 import org.braid.infoprovider.TransferRecord.Operation;
 
 /**
- * Parses the Globus GridFTP server transfer log ({@code -log-transfer FILE}): NetLogger
- * {@code KEY=value} pairs, one transfer per line, for example
+ * Parses the Globus GridFTP server transfer log ({@code -log-transfer FILE}): NetLogger {@code
+ * KEY=value} pairs, one transfer per line, for example
  *
  * <pre>
  * DATE=20261122041153.582974 HOST=vm PROG=globus-gridftp-server NL.EVNT=FTP_INFO
@@ -14,11 +14,11 @@ import org.braid.infoprovider.TransferRecord.Operation;
  * NBYTES=3000000 VOLUME=/ STREAMS=1 STRIPES=1 DEST=[127.0.0.1] TYPE=RETR CODE=226
  * </pre>
  *
- * <p>DATE is the end, START the start, both UTC. TYPE RETR and ERET are reads, STOR, ESTO and
- * APPE writes; other types (listings) are skipped. DEST (the data peer) is the peer. Required:
- * DATE, START, FILE, NBYTES, DEST, TYPE, CODE. Keys the parser does not know (TASKID, retrans,
- * ...) are ignored, so newer servers keep working. A value may contain spaces (file names); it
- * runs until the next {@code KEY=} token. Thread-safe.
+ * <p>DATE is the end, START the start, both UTC. TYPE RETR and ERET are reads, STOR, ESTO and APPE
+ * writes; other types (listings) are skipped. DEST (the data peer) is the peer. Required: DATE,
+ * START, FILE, NBYTES, DEST, TYPE, CODE. Keys the parser does not know (TASKID, retrans, ...) are
+ * ignored, so newer servers keep working. A value may contain spaces (file names); it runs until
+ * the next {@code KEY=} token. Thread-safe.
  */
 final class GridFtpLogParser implements LogParser {
 
@@ -55,7 +55,8 @@ final class GridFtpLogParser implements LogParser {
       if (eq + 1 < n && line.charAt(eq + 1) == '[') {
         int close = line.indexOf(']', eq + 1);
         if (close < 0) {
-          throw new MalformedLineException("truncated line", "unclosed [ in " + line.substring(i, eq));
+          throw new MalformedLineException(
+              "truncated line", "unclosed [ in " + line.substring(i, eq));
         }
         valueEnd = close + 1;
       } else {

@@ -9,9 +9,9 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * One flow of a Braid download, as the client journal records it: the writer's side of the
- * {@code braid} log format (docs/provider.md), so the downloader and the provider cannot drift
- * apart. {@link #toJsonLine()} gives exactly the line {@link LogFormat#BRAID} parses.
+ * One flow of a Braid download, as the client journal records it: the writer's side of the {@code
+ * braid} log format (docs/provider.md), so the downloader and the provider cannot drift apart.
+ * {@link #toJsonLine()} gives exactly the line {@link LogFormat#BRAID} parses.
  *
  * @param download the download's id
  * @param url the full URL the flow read from
@@ -51,7 +51,8 @@ public record JournalFlow(
    * @throws IllegalArgumentException naming the field when the parser would reject it
    */
   public JournalFlow {
-    for (Object o : new Object[] {download, url, server, peer, path, start, end, protocol, result}) {
+    for (Object o :
+        new Object[] {download, url, server, peer, path, start, end, protocol, result}) {
       Objects.requireNonNull(o, "journal flow fields must not be null");
     }
     if (offset < 0 || bytes < 0 || fileSize < 0 || offset > fileSize || bytes > fileSize - offset) {

@@ -21,15 +21,27 @@ import org.braid.infoprovider.TransferRecord.Operation;
  * </pre>
  *
  * Every key is required and no other key is accepted (version 1 is exact). A flow is a read of
- * {@code bytes} bytes by {@code peer} from {@code server}; {@code result} is "ok" or
- * "error: reason" and becomes the record's result code. Thread-safe.
+ * {@code bytes} bytes by {@code peer} from {@code server}; {@code result} is "ok" or "error:
+ * reason" and becomes the record's result code. Thread-safe.
  */
 final class JournalParser implements LogParser {
 
   private static final JsonFactory JSON = new JsonFactory();
   private static final String[] KEYS = {
-    "v", "download", "url", "server", "peer", "path", "offset", "bytes", "fileSize", "start",
-    "end", "streams", "protocol", "result"
+    "v",
+    "download",
+    "url",
+    "server",
+    "peer",
+    "path",
+    "offset",
+    "bytes",
+    "fileSize",
+    "start",
+    "end",
+    "streams",
+    "protocol",
+    "result"
   };
 
   @Override
@@ -81,7 +93,8 @@ final class JournalParser implements LogParser {
     long fileSize = number(values, 8);
     if (offset > fileSize || bytes > fileSize - offset) {
       throw new MalformedLineException(
-          "range outside the file", "offset " + offset + " bytes " + bytes + " fileSize " + fileSize);
+          "range outside the file",
+          "offset " + offset + " bytes " + bytes + " fileSize " + fileSize);
     }
     Instant start = time(values, 9);
     Instant end = time(values, 10);

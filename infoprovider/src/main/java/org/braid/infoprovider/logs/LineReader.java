@@ -27,8 +27,8 @@ final class LineReader {
    * @param offset the offset of the first byte of {@code in}
    * @param lineNo the number of lines before {@code offset}
    * @param maxLineBytes the longest line accepted
-   * @param finalLineComplete whether bytes after the last '\n' form a line (a finished file) or
-   *     are still being written (a live log)
+   * @param finalLineComplete whether bytes after the last '\n' form a line (a finished file) or are
+   *     still being written (a live log)
    * @return the offset just after the last line handed over
    */
   static long read(

@@ -50,7 +50,11 @@ public final class LogFiles {
 
             @Override
             public void tooLong(long lineNo, long endOffset) {
-              report.reject(source, lineNo, "line too long", "line too long (over " + MAX_LINE_BYTES + " bytes)");
+              report.reject(
+                  source,
+                  lineNo,
+                  "line too long",
+                  "line too long (over " + MAX_LINE_BYTES + " bytes)");
             }
           });
     }

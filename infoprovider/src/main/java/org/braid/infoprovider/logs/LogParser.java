@@ -12,8 +12,8 @@ public interface LogParser {
   /**
    * Parses one line (without its line terminator).
    *
-   * @return the transfer, or null when the line is well formed but is not a file transfer (an
-   *     HTTP 404, a directory listing)
+   * @return the transfer, or null when the line is well formed but is not a file transfer (an HTTP
+   *     404, a directory listing)
    * @throws MalformedLineException if the line is malformed; its reason names the problem
    */
   TransferRecord parse(String line) throws MalformedLineException;

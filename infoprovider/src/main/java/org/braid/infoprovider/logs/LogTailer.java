@@ -30,18 +30,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads what is new in one configured log and its rotated siblings, remembering how far it got in
- * a {@link TailSink}.
+ * Reads what is new in one configured log and its rotated siblings, remembering how far it got in a
+ * {@link TailSink}.
  *
  * <p>Rotation: the live file {@code access.log} and its rotated siblings in the same directory
  * ({@code access.log.1}, {@code access.log.2.gz}, {@code access.log-20261122}, {@code
- * access.log-20261122.gz}: the name followed by '.' or '-' and digits, optionally {@code .gz})
- * are all read; each file is known by
- * the fingerprint of its first line, so a file renamed by logrotate, copied by copytruncate or
- * compressed later is recognised and read on from where reading stopped. Gzip files are read once
- * to their end and then marked complete. Every stored transfer carries a hash of its line as key,
- * so a line read twice (after a crash, or a rotation seen late) is never counted twice. A log that
- * disappears is reported ({@link #missing()}) and looked for again on the next poll.
+ * access.log-20261122.gz}: the name followed by '.' or '-' and digits, optionally {@code .gz}) are
+ * all read; each file is known by the fingerprint of its first line, so a file renamed by
+ * logrotate, copied by copytruncate or compressed later is recognised and read on from where
+ * reading stopped. Gzip files are read once to their end and then marked complete. Every stored
+ * transfer carries a hash of its line as key, so a line read twice (after a crash, or a rotation
+ * seen late) is never counted twice. A log that disappears is reported ({@link #missing()}) and
+ * looked for again on the next poll.
  *
  * <p>Not thread-safe: one thread polls a tailer.
  */
@@ -50,6 +50,7 @@ public final class LogTailer {
   private static final Logger LOG = LoggerFactory.getLogger(LogTailer.class);
   private static final int FINGERPRINT_BYTES = 4096;
   private static final int BATCH_LINES = 10_000;
+
   /** Suffixes logrotate gives: .1, .2.gz, -20261122, -20261122.gz, -2026-11-22.1, .gz. */
   private static final Pattern ROTATED_SUFFIX = Pattern.compile("([.-][0-9][0-9.-]*)?(\\.gz)?");
 
@@ -82,7 +83,11 @@ public final class LogTailer {
    * @throws NullPointerException if path, format, sink or onStored is null
    */
   public LogTailer(
-      Path path, LogFormat format, TailSink sink, String volume, Consumer<TransferRecord> onStored) {
+      Path path,
+      LogFormat format,
+      TailSink sink,
+      String volume,
+      Consumer<TransferRecord> onStored) {
     this.volume = volume;
     this.onStored = Objects.requireNonNull(onStored, "onStored");
     this.path = Objects.requireNonNull(path, "path").toAbsolutePath().normalize();
@@ -216,7 +221,8 @@ public final class LogTailer {
       }
       if (size < offset) {
         // Same first line but shorter: rewritten in place. Read again; line keys stop doubles.
-        LOG.info("log {}: {} shrank from {} to {} bytes; reading it again", source, f, offset, size);
+        LOG.info(
+            "log {}: {} shrank from {} to {} bytes; reading it again", source, f, offset, size);
         offset = 0;
         lines = 0;
       }
@@ -250,7 +256,8 @@ public final class LogTailer {
                   } else {
                     batch.report.recordLine();
                     batch.records.add(
-                        new TailSink.KeyedRecord(key(text), volume == null ? r : r.withVolume(volume)));
+                        new TailSink.KeyedRecord(
+                            key(text), volume == null ? r : r.withVolume(volume)));
                   }
                 } catch (MalformedLineException e) {
                   batch.report.reject(label, lineNo, e.reason(), e.getMessage());

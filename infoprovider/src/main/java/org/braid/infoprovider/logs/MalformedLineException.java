@@ -1,8 +1,8 @@
 package org.braid.infoprovider.logs;
 
 /**
- * A log line that cannot be read as a transfer. The {@link #reason()} is short and stable (used
- * to count rejections); the message adds the detail. Carries no stack trace: malformed lines are
+ * A log line that cannot be read as a transfer. The {@link #reason()} is short and stable (used to
+ * count rejections); the message adds the detail. Carries no stack trace: malformed lines are
  * expected and must be cheap.
  */
 public final class MalformedLineException extends Exception {

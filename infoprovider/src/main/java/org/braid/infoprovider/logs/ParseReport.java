@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Counts what reading logs produced: lines, transfers, skipped lines (well formed, not a
- * transfer) and rejected lines by reason, with the first {@value #EXAMPLES} rejections kept with
- * their file and line number. Not thread-safe: one per reading thread, then {@link #merge}.
+ * Counts what reading logs produced: lines, transfers, skipped lines (well formed, not a transfer)
+ * and rejected lines by reason, with the first {@value #EXAMPLES} rejections kept with their file
+ * and line number. Not thread-safe: one per reading thread, then {@link #merge}.
  */
 public final class ParseReport {
 

@@ -18,12 +18,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Imports {@code iperf3 -J} results dropped in a folder: each {@code *.json} file becomes one
- * point of {@code network/HOST/iperf_bandwidth} (bytes per second received, {@code
- * end.sum_received.bits_per_second / 8}, or {@code end.sum.bits_per_second / 8} for UDP), at
- * {@code start.timestamp.timesecs}, HOST being {@code start.connected[0].remote_host}. An imported
- * file moves to {@code done/}, one that cannot be read to {@code failed/}, so nothing is imported
- * twice. Not thread-safe (one scheduler thread).
+ * Imports {@code iperf3 -J} results dropped in a folder: each {@code *.json} file becomes one point
+ * of {@code network/HOST/iperf_bandwidth} (bytes per second received, {@code
+ * end.sum_received.bits_per_second / 8}, or {@code end.sum.bits_per_second / 8} for UDP), at {@code
+ * start.timestamp.timesecs}, HOST being {@code start.connected[0].remote_host}. An imported file
+ * moves to {@code done/}, one that cannot be read to {@code failed/}, so nothing is imported twice.
+ * Not thread-safe (one scheduler thread).
  */
 public final class IperfImporter implements Probe {
 
@@ -79,8 +79,9 @@ public final class IperfImporter implements Probe {
       bps = root.path("end").path("sum").path("bits_per_second");
     }
     if (!secs.isNumber() || !host.isTextual() || !bps.isNumber()) {
-      throw new IOException("not an iperf3 -J result (needs start.timestamp.timesecs,"
-          + " start.connected[0].remote_host, end.sum_received.bits_per_second)");
+      throw new IOException(
+          "not an iperf3 -J result (needs start.timestamp.timesecs,"
+              + " start.connected[0].remote_host, end.sum_received.bits_per_second)");
     }
     return Map.entry(
         "network/" + host.asText() + "/iperf_bandwidth",

@@ -18,11 +18,11 @@ import java.util.function.LongSupplier;
 import org.braid.infoprovider.store.Point;
 
 /**
- * Network probe towards one peer, like the NWS probes of paper 003 (section 3.3.1): the TCP
- * connect time to the URL's host and port, and a timed GET of the first 64 KiB of the URL
- * ({@code Range: bytes=0-65535}). Series: {@code network/PEER/connect_seconds} and {@code
- * network/PEER/bandwidth} (bytes per second of the range GET, from sending the request to the
- * last byte). Plain HTTP only. Thread-safe.
+ * Network probe towards one peer, like the NWS probes of paper 003 (section 3.3.1): the TCP connect
+ * time to the URL's host and port, and a timed GET of the first 64 KiB of the URL ({@code Range:
+ * bytes=0-65535}). Series: {@code network/PEER/connect_seconds} and {@code network/PEER/bandwidth}
+ * (bytes per second of the range GET, from sending the request to the last byte). Plain HTTP only.
+ * Thread-safe.
  */
 public final class NetworkProbe implements Probe {
 
@@ -45,14 +45,16 @@ public final class NetworkProbe implements Probe {
    * @param nanoTime measures durations (System::nanoTime)
    * @throws IllegalArgumentException if the URL is not http:// with a host
    */
-  public NetworkProbe(String peer, URI url, Duration timeout, InstantSource clock, LongSupplier nanoTime) {
+  public NetworkProbe(
+      String peer, URI url, Duration timeout, InstantSource clock, LongSupplier nanoTime) {
     this.peer = Objects.requireNonNull(peer, "peer");
     this.url = Objects.requireNonNull(url, "url");
     this.timeout = Objects.requireNonNull(timeout, "timeout");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
     if (!"http".equalsIgnoreCase(url.getScheme()) || url.getHost() == null) {
-      throw new IllegalArgumentException("network probe URL must be http://host[:port]/path: " + url);
+      throw new IllegalArgumentException(
+          "network probe URL must be http://host[:port]/path: " + url);
     }
   }
 
@@ -81,9 +83,16 @@ public final class NetworkProbe implements Probe {
       long t1 = nanoTime.getAsLong();
       s.setSoTimeout(timeoutMs);
       OutputStream out = s.getOutputStream();
-      String req = "GET " + path + " HTTP/1.1\r\nHost: " + url.getHost() + (url.getPort() < 0 ? "" : ":" + port)
-          + "\r\nRange: bytes=0-" + (PROBE_BYTES - 1) + "\r\nUser-Agent: braid-provider-probe\r\n"
-          + "Connection: close\r\n\r\n";
+      String req =
+          "GET "
+              + path
+              + " HTTP/1.1\r\nHost: "
+              + url.getHost()
+              + (url.getPort() < 0 ? "" : ":" + port)
+              + "\r\nRange: bytes=0-"
+              + (PROBE_BYTES - 1)
+              + "\r\nUser-Agent: braid-provider-probe\r\n"
+              + "Connection: close\r\n\r\n";
       long t2 = nanoTime.getAsLong();
       out.write(req.getBytes(StandardCharsets.US_ASCII));
       out.flush();
@@ -105,20 +114,26 @@ public final class NetworkProbe implements Probe {
     while (end < 0) {
       int b = in.read();
       if (b < 0) {
-        throw new IOException("network probe " + url + ": connection closed before the headers ended");
+        throw new IOException(
+            "network probe " + url + ": connection closed before the headers ended");
       }
       if (n == head.length) {
         throw new IOException("network probe " + url + ": response headers over 16 KiB");
       }
       head[n++] = (byte) b;
-      if (n >= 4 && head[n - 4] == '\r' && head[n - 3] == '\n' && head[n - 2] == '\r' && head[n - 1] == '\n') {
+      if (n >= 4
+          && head[n - 4] == '\r'
+          && head[n - 3] == '\n'
+          && head[n - 2] == '\r'
+          && head[n - 1] == '\n') {
         end = n;
       }
     }
     String headers = new String(head, 0, end, StandardCharsets.ISO_8859_1);
     String status = headers.length() >= 12 ? headers.substring(9, 12) : "";
     if (!status.equals("206") && !status.equals("200")) {
-      throw new IOException("network probe " + url + ": HTTP " + headers.lines().findFirst().orElse(""));
+      throw new IOException(
+          "network probe " + url + ": HTTP " + headers.lines().findFirst().orElse(""));
     }
     long body = 0;
     byte[] buf = new byte[16_384];

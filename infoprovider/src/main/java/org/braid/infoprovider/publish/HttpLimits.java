@@ -7,10 +7,11 @@ package org.braid.infoprovider.publish;
  * @param maxUriLength longest request target accepted (default 2048 characters)
  * @param maxHeaderBytes most bytes of header fields accepted (default 8192)
  * @param maxHeaderCount most header fields accepted (default 50)
- * @param maxConnections most connections open at once (default 256); one more is answered 503
- *     and closed
+ * @param maxConnections most connections open at once (default 256); one more is answered 503 and
+ *     closed
  */
-public record HttpLimits(int maxUriLength, int maxHeaderBytes, int maxHeaderCount, int maxConnections) {
+public record HttpLimits(
+    int maxUriLength, int maxHeaderBytes, int maxHeaderCount, int maxConnections) {
 
   /** The defaults: 2048, 8192, 50, 256. */
   public static final HttpLimits DEFAULT = new HttpLimits(2048, 8192, 50, 256);
@@ -22,8 +23,15 @@ public record HttpLimits(int maxUriLength, int maxHeaderBytes, int maxHeaderCoun
    */
   public HttpLimits {
     if (maxUriLength < 1 || maxHeaderBytes < 1 || maxHeaderCount < 1 || maxConnections < 1) {
-      throw new IllegalArgumentException("HTTP limits must be positive: " + maxUriLength + ", "
-          + maxHeaderBytes + ", " + maxHeaderCount + ", " + maxConnections);
+      throw new IllegalArgumentException(
+          "HTTP limits must be positive: "
+              + maxUriLength
+              + ", "
+              + maxHeaderBytes
+              + ", "
+              + maxHeaderCount
+              + ", "
+              + maxConnections);
     }
   }
 }

@@ -60,7 +60,10 @@ public final class Ldif {
       if (f != null && f.isAvailable()) {
         attr(e, "pred" + op + "bandwidth" + range, k(f.value()));
         attr(e, "pred" + op + "errorpct" + range, String.format(Locale.ROOT, "%.1f", f.errorPct()));
-        attr(e, "pred" + op + "confidencepct" + range, String.format(Locale.ROOT, "%.1f", f.ciPct()));
+        attr(
+            e,
+            "pred" + op + "confidencepct" + range,
+            String.format(Locale.ROOT, "%.1f", f.ciPct()));
       }
     }
     for (Map.Entry<String, StringBuilder> e : entries.entrySet()) {
@@ -124,7 +127,9 @@ public final class Ldif {
 
   private static void url(StringBuilder e, Snapshot snap) {
     if (!snap.url().isEmpty()) {
-      attr(e, snap.url().startsWith("gsiftp:") || snap.url().startsWith("ftp:") ? "gridftpurl" : "url",
+      attr(
+          e,
+          snap.url().startsWith("gsiftp:") || snap.url().startsWith("ftp:") ? "gridftpurl" : "url",
           snap.url());
     }
   }
@@ -132,8 +137,10 @@ public final class Ldif {
   private static void attr(StringBuilder e, String name, String value) {
     e.append(name);
     if (needsBase64(value)) {
-      e.append(":: ").append(java.util.Base64.getEncoder().encodeToString(
-          value.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+      e.append(":: ")
+          .append(
+              java.util.Base64.getEncoder()
+                  .encodeToString(value.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     } else {
       e.append(": ").append(value);
     }
@@ -163,7 +170,8 @@ public final class Ldif {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < v.length(); i++) {
       char c = v.charAt(i);
-      if (",+\"\\<>;=".indexOf(c) >= 0 || (i == 0 && (c == '#' || c == ' '))
+      if (",+\"\\<>;=".indexOf(c) >= 0
+          || (i == 0 && (c == '#' || c == ' '))
           || (i == v.length() - 1 && c == ' ')) {
         sb.append('\\');
       }

@@ -10,9 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
-import org.apache.hc.core5.http.HttpStatus;
-import org.apache.hc.core5.http.message.BasicClassicHttpResponse;
 import org.apache.hc.core5.http.HttpException;
+import org.apache.hc.core5.http.HttpStatus;
 import org.apache.hc.core5.http.MessageConstraintException;
 import org.apache.hc.core5.http.config.Http1Config;
 import org.apache.hc.core5.http.impl.bootstrap.HttpServer;
@@ -20,6 +19,7 @@ import org.apache.hc.core5.http.impl.bootstrap.ServerBootstrap;
 import org.apache.hc.core5.http.impl.io.DefaultBHttpServerConnection;
 import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
+import org.apache.hc.core5.http.message.BasicClassicHttpResponse;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.util.TimeValue;
 import org.slf4j.Logger;
@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
  * /healthz}. GET and HEAD only (405 otherwise); unknown paths 404; requests beyond {@link
  * HttpLimits} get 414 or 431; malformed requests 400. Binds to 127.0.0.1 unless told otherwise.
  *
- * <p>Thread-safe. Every request reads the current {@link Snapshot}; nothing is computed per
- * request except rendering.
+ * <p>Thread-safe. Every request reads the current {@link Snapshot}; nothing is computed per request
+ * except rendering.
  */
 public final class ProviderHttpServer implements AutoCloseable {
 
@@ -66,7 +66,11 @@ public final class ProviderHttpServer implements AutoCloseable {
    * @throws IOException if the port cannot be bound
    */
   public static ProviderHttpServer start(
-      InetAddress bind, int port, Supplier<Snapshot> snapshot, SeriesSource series, HttpLimits limits)
+      InetAddress bind,
+      int port,
+      Supplier<Snapshot> snapshot,
+      SeriesSource series,
+      HttpLimits limits)
       throws IOException {
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(snapshot, "snapshot");
@@ -89,7 +93,10 @@ public final class ProviderHttpServer implements AutoCloseable {
             .setListenerPort(port)
             .setHttp1Config(h1)
             .setSocketConfig(
-                SocketConfig.custom().setSoTimeout(30, TimeUnit.SECONDS).setBacklogSize(256).build())
+                SocketConfig.custom()
+                    .setSoTimeout(30, TimeUnit.SECONDS)
+                    .setBacklogSize(256)
+                    .build())
             .setConnectionFactory(
                 (Socket socket) -> {
                   boolean over = open.incrementAndGet() > limits.maxConnections();
@@ -144,8 +151,8 @@ public final class ProviderHttpServer implements AutoCloseable {
 
   /**
    * A connection that turns an over-long request head into a request the router answers with 431
-   * and closes, instead of dropping the connection without an answer, and marks the requests of
-   * a connection over the connection limit so that the router answers them 503 and closes.
+   * and closes, instead of dropping the connection without an answer, and marks the requests of a
+   * connection over the connection limit so that the router answers them 503 and closes.
    */
   static final class BoundedConnection extends DefaultBHttpServerConnection {
     private final AtomicInteger open;

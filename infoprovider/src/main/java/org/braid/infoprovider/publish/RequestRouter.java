@@ -9,8 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
@@ -35,7 +35,8 @@ final class RequestRouter implements HttpRequestHandler {
 
   private static final ContentType JSON = ContentType.APPLICATION_JSON;
   private static final ContentType TEXT = ContentType.create("text/plain", StandardCharsets.UTF_8);
-  private static final ContentType CLASSAD = ContentType.create("application/x-classad", StandardCharsets.UTF_8);
+  private static final ContentType CLASSAD =
+      ContentType.create("application/x-classad", StandardCharsets.UTF_8);
   private static final ContentType PROMETHEUS = ContentType.parse(PrometheusText.CONTENT_TYPE);
 
   private final Supplier<Snapshot> snapshot;
@@ -90,7 +91,8 @@ final class RequestRouter implements HttpRequestHandler {
   private void route(ClassicHttpRequest request, ClassicHttpResponse response)
       throws Reject, IOException {
     if (request.getFirstHeader(ProviderHttpServer.OVERLOAD) != null) {
-      throw new Reject(HttpStatus.SC_SERVICE_UNAVAILABLE,
+      throw new Reject(
+          HttpStatus.SC_SERVICE_UNAVAILABLE,
           "too many connections (limit " + limits.maxConnections() + "); try again");
     }
     Header oversize = request.getFirstHeader(ProviderHttpServer.OVERSIZE);
@@ -128,8 +130,10 @@ final class RequestRouter implements HttpRequestHandler {
         ClassicHttpResponse scratch = new BasicClassicHttpResponse(HttpStatus.SC_OK);
         render(path, snap, request, query, scratch);
         try {
-          body = new Body(EntityUtils.toByteArray(scratch.getEntity()),
-              ContentType.parse(scratch.getEntity().getContentType()));
+          body =
+              new Body(
+                  EntityUtils.toByteArray(scratch.getEntity()),
+                  ContentType.parse(scratch.getEntity().getContentType()));
         } catch (IOException e) {
           throw new IllegalStateException("rendering in memory cannot fail", e);
         }
@@ -177,7 +181,11 @@ final class RequestRouter implements HttpRequestHandler {
 
   /** Renders the snapshot endpoints (cached per snapshot by the caller). */
   private static void render(
-      String path, Snapshot snap, ClassicHttpRequest request, List<NameValuePair> query, ClassicHttpResponse response)
+      String path,
+      Snapshot snap,
+      ClassicHttpRequest request,
+      List<NameValuePair> query,
+      ClassicHttpResponse response)
       throws Reject, JsonProcessingException {
     switch (path) {
       case "/metrics":
@@ -195,7 +203,8 @@ final class RequestRouter implements HttpRequestHandler {
 
   private void checkHead(ClassicHttpRequest request) throws Reject {
     if (request.getRequestUri().length() > limits.maxUriLength()) {
-      throw new Reject(HttpStatus.SC_REQUEST_URI_TOO_LONG,
+      throw new Reject(
+          HttpStatus.SC_REQUEST_URI_TOO_LONG,
           "request target longer than " + limits.maxUriLength() + " characters");
     }
     Header[] headers = request.getHeaders();
@@ -262,7 +271,10 @@ final class RequestRouter implements HttpRequestHandler {
   }
 
   private static void ads(
-      Snapshot snap, ClassicHttpRequest request, List<NameValuePair> query, ClassicHttpResponse response)
+      Snapshot snap,
+      ClassicHttpRequest request,
+      List<NameValuePair> query,
+      ClassicHttpResponse response)
       throws Reject, JsonProcessingException {
     allow(query, Set.of("peer"));
     String peer = param(query, "peer");

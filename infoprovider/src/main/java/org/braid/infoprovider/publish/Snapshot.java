@@ -68,7 +68,8 @@ public record Snapshot(
 
   /** The same snapshot published under another host name and URL. */
   public Snapshot withHost(String host, String serverUrl) {
-    return new Snapshot(computedAt, host, serverUrl, stats, rejections, missingLogs, lastSamples, volumes);
+    return new Snapshot(
+        computedAt, host, serverUrl, stats, rejections, missingLogs, lastSamples, volumes);
   }
 
   /** Total rejected lines over every log and reason. */

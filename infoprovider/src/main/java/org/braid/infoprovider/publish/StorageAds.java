@@ -13,16 +13,16 @@ import org.braid.infoprovider.stats.TransferStats;
 import org.braid.predictors.Forecast;
 
 /**
- * Storage ads (paper 003, sections 2.3-2.4): one ad per (volume, peer) with the attributes a
- * broker ranks on, in bytes per second: {@code MinRDBandwidth}, {@code MaxRDBandwidth}, {@code
+ * Storage ads (paper 003, sections 2.3-2.4): one ad per (volume, peer) with the attributes a broker
+ * ranks on, in bytes per second: {@code MinRDBandwidth}, {@code MaxRDBandwidth}, {@code
  * AvgRDBandwidth}, {@code StdRDBandwidth}, {@code MedRDBandwidth}, {@code LastRDBandwidth}, {@code
  * RDTransfers}, the per-size-class {@code AvgRDBandwidth10M}, {@code ...100M}, {@code ...500M},
  * {@code ...1G}, the write side with {@code WR} in place of {@code RD}, and when a forecast is
  * available {@code PredRDBandwidth}, {@code PredRDErrorPct}, {@code PredRDConfidencePct} (and per
  * size class, e.g. {@code PredRDBandwidth10M}). Also {@code hostname}, {@code volume}, {@code
  * peer}, {@code url}, and for a volume with a configured data directory {@code AvailableSpace} and
- * {@code TotalSpace} in bytes; such a volume without transfers gets an ad of its own without
- * {@code peer}.
+ * {@code TotalSpace} in bytes; such a volume without transfers gets an ad of its own without {@code
+ * peer}.
  */
 public final class StorageAds {
 
@@ -109,7 +109,11 @@ public final class StorageAds {
       }
       sb.append("[\n");
       for (Map.Entry<String, Object> e : ad.entrySet()) {
-        sb.append("  ").append(e.getKey()).append(" = ").append(literal(e.getValue())).append(";\n");
+        sb.append("  ")
+            .append(e.getKey())
+            .append(" = ")
+            .append(literal(e.getValue()))
+            .append(";\n");
       }
       sb.append("]\n");
     }

@@ -42,6 +42,10 @@ public record VolumeSpace(String volume, Path dataDirectory, long available, lon
     // Some file systems report more than Long.MAX_VALUE as a negative number.
     long total = fs.getTotalSpace();
     long usable = fs.getUsableSpace();
-    return new VolumeSpace(volume, dataDirectory, usable < 0 ? Long.MAX_VALUE : usable, total < 0 ? Long.MAX_VALUE : total);
+    return new VolumeSpace(
+        volume,
+        dataDirectory,
+        usable < 0 ? Long.MAX_VALUE : usable,
+        total < 0 ? Long.MAX_VALUE : total);
   }
 }

@@ -11,12 +11,12 @@ import org.braid.predictors.Series;
  *
  * @param forecaster the forecaster (its default: the adaptive, size-class aware predictor with a
  *     training size of 15)
- * @param network the network probe series per peer (bandwidth of the 64 KiB probe); a peer
- *     without one gets univariate forecasts only
+ * @param network the network probe series per peer (bandwidth of the 64 KiB probe); a peer without
+ *     one gets univariate forecasts only
  * @param disk the disk load series of the server (utilisation percent), may be empty
  * @param at the time forecasts are made for
- * @param maxHistory the most recent transfers of a group a forecast is made from (regression
- *     costs O(n^2)); default {@value #DEFAULT_MAX_HISTORY}
+ * @param maxHistory the most recent transfers of a group a forecast is made from (regression costs
+ *     O(n^2)); default {@value #DEFAULT_MAX_HISTORY}
  */
 public record ForecastInputs(
     Forecaster forecaster, Map<String, Series> network, Series disk, Instant at, int maxHistory) {

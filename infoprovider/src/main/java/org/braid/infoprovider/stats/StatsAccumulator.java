@@ -12,9 +12,9 @@ import org.braid.predictors.Forecast;
 import org.braid.predictors.Series;
 
 /**
- * Collects transfers and computes {@link TransferStats} per (volume, peer, operation, size
- * class), plus the same over all sizes ({@link SizeClass#ALL}). Memory: 24 bytes per successful
- * transfer (bandwidth, end time, size: the median and the forecasts need them). Not thread-safe.
+ * Collects transfers and computes {@link TransferStats} per (volume, peer, operation, size class),
+ * plus the same over all sizes ({@link SizeClass#ALL}). Memory: 24 bytes per successful transfer
+ * (bandwidth, end time, size: the median and the forecasts need them). Not thread-safe.
  */
 public final class StatsAccumulator {
 

@@ -14,11 +14,10 @@ import org.braid.infoprovider.logs.ParseReport;
 import org.braid.predictors.Series;
 
 /**
- * Bandwidth series from transfer logs, one per (volume, peer, operation): the input of {@code
- * braid predict evaluate} for GridFTP, HTTP and journal logs. Each successful transfer is a
- * sample at its end time with its bandwidth (bytes per second) and size; series are named {@code
- * PEER/read} or {@code PEER/write}, with {@code " on VOLUME"} appended when the volume is not
- * {@code /}.
+ * Bandwidth series from transfer logs, one per (volume, peer, operation): the input of {@code braid
+ * predict evaluate} for GridFTP, HTTP and journal logs. Each successful transfer is a sample at its
+ * end time with its bandwidth (bytes per second) and size; series are named {@code PEER/read} or
+ * {@code PEER/write}, with {@code " on VOLUME"} appended when the volume is not {@code /}.
  */
 public final class TransferSeries {
 
@@ -30,15 +29,24 @@ public final class TransferSeries {
    * @throws java.nio.file.NoSuchFileException if a file does not exist
    * @throws IOException if a file cannot be read
    */
-  public static List<Series> read(LogFormat format, List<Path> files, ParseReport report) throws IOException {
+  public static List<Series> read(LogFormat format, List<Path> files, ParseReport report)
+      throws IOException {
     Map<String, List<TransferRecord>> groups = new TreeMap<>();
     for (Path f : files) {
-      LogFiles.read(f, format, r -> {
-        if (r.succeeded()) {
-          String name = r.peer() + "/" + r.operation().label() + (r.volume().equals("/") ? "" : " on " + r.volume());
-          groups.computeIfAbsent(name, k -> new ArrayList<>()).add(r);
-        }
-      }, report);
+      LogFiles.read(
+          f,
+          format,
+          r -> {
+            if (r.succeeded()) {
+              String name =
+                  r.peer()
+                      + "/"
+                      + r.operation().label()
+                      + (r.volume().equals("/") ? "" : " on " + r.volume());
+              groups.computeIfAbsent(name, k -> new ArrayList<>()).add(r);
+            }
+          },
+          report);
     }
     List<Series> out = new ArrayList<>();
     for (Map.Entry<String, List<TransferRecord>> e : groups.entrySet()) {

@@ -50,14 +50,25 @@ public record TransferStats(
       throw new IllegalArgumentException("count must be positive: " + count);
     }
     if (failed < 0 || bytes < 0) {
-      throw new IllegalArgumentException("failed and bytes must not be negative: " + failed + ", " + bytes);
+      throw new IllegalArgumentException(
+          "failed and bytes must not be negative: " + failed + ", " + bytes);
     }
   }
 
   /** A copy with the given forecast (null for none). */
   public TransferStats withForecast(Forecast f) {
     return new TransferStats(
-        key, count, failed, bytes, minBandwidth, maxBandwidth, meanBandwidth, stddevBandwidth,
-        medianBandwidth, lastBandwidth, lastTime, f);
+        key,
+        count,
+        failed,
+        bytes,
+        minBandwidth,
+        maxBandwidth,
+        meanBandwidth,
+        stddevBandwidth,
+        medianBandwidth,
+        lastBandwidth,
+        lastTime,
+        f);
   }
 }

@@ -108,8 +108,13 @@ public final class Store implements TailSink, AutoCloseable {
               st.execute("INSERT INTO schema_version (version) VALUES (" + SCHEMA_VERSION + ")");
             } else if (v > SCHEMA_VERSION) {
               throw new StoreException(
-                  "database " + name + " has schema version " + v + ", newer than this provider's "
-                      + SCHEMA_VERSION, null);
+                  "database "
+                      + name
+                      + " has schema version "
+                      + v
+                      + ", newer than this provider's "
+                      + SCHEMA_VERSION,
+                  null);
             }
           }
         }
@@ -180,8 +185,14 @@ public final class Store implements TailSink, AutoCloseable {
                 "SELECT source, fingerprint, file_key, offset, lines, complete FROM positions"
                     + " ORDER BY source, updated_us")) {
       while (rs.next()) {
-        out.add(new FilePosition(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4),
-            rs.getLong(5), rs.getInt(6) != 0));
+        out.add(
+            new FilePosition(
+                rs.getString(1),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getLong(4),
+                rs.getLong(5),
+                rs.getInt(6) != 0));
       }
       return out;
     } catch (SQLException e) {
@@ -338,7 +349,8 @@ public final class Store implements TailSink, AutoCloseable {
             st.executeQuery(
                 "SELECT source, reason, count(*) FROM rejected_lines GROUP BY source, reason")) {
       while (rs.next()) {
-        out.computeIfAbsent(rs.getString(1), k -> new TreeMap<>()).put(rs.getString(2), rs.getLong(3));
+        out.computeIfAbsent(rs.getString(1), k -> new TreeMap<>())
+            .put(rs.getString(2), rs.getLong(3));
       }
       return out;
     } catch (SQLException e) {
@@ -454,6 +466,7 @@ public final class Store implements TailSink, AutoCloseable {
   }
 
   static Instant instant(long micros) {
-    return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000L);
+    return Instant.ofEpochSecond(
+        Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000L);
   }
 }

@@ -30,9 +30,9 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * GridFTP transfer-log parsing speed on one thread: {@code parseLine} (lines already in memory)
- * and {@code readFile} (a whole file from disk: reading, splitting, decoding, parsing; run with a
- * small heap to show memory stays flat as the file grows).
+ * GridFTP transfer-log parsing speed on one thread: {@code parseLine} (lines already in memory) and
+ * {@code readFile} (a whole file from disk: reading, splitting, decoding, parsing; run with a small
+ * heap to show memory stays flat as the file grows).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)

@@ -15,8 +15,8 @@ import org.braid.infoprovider.logs.ParseReport;
 import org.braid.infoprovider.store.Store;
 
 /**
- * How fast the daemon imports a log into its SQLite store (parse, line key, insert, position),
- * e.g. on first start with a long history. Usage: {@code ImportHarness [LINES]} (default 250000).
+ * How fast the daemon imports a log into its SQLite store (parse, line key, insert, position), e.g.
+ * on first start with a long history. Usage: {@code ImportHarness [LINES]} (default 250000).
  */
 public final class ImportHarness {
 
@@ -33,7 +33,9 @@ public final class ImportHarness {
           w.write('\n');
         }
       }
-      try (Store store = Store.open(dir.resolve("p.db"), InstantSource.fixed(TestLines.NOW), Store.DEFAULT_RETENTION)) {
+      try (Store store =
+          Store.open(
+              dir.resolve("p.db"), InstantSource.fixed(TestLines.NOW), Store.DEFAULT_RETENTION)) {
         LogTailer t = new LogTailer(log, LogFormat.GRIDFTP, store);
         long t0 = System.nanoTime();
         ParseReport r = t.poll();
@@ -41,9 +43,14 @@ public final class ImportHarness {
         long t1 = System.nanoTime();
         t.poll();
         double second = (System.nanoTime() - t1) / 1e9;
-        System.out.printf(Locale.ROOT,
+        System.out.printf(
+            Locale.ROOT,
             "lines=%d stored=%d first import %.2f s (%.0f lines/s); next poll with nothing new %.4f s; db %d MB%n",
-            r.lines(), store.transferCount(), first, r.lines() / first, second,
+            r.lines(),
+            store.transferCount(),
+            first,
+            r.lines() / first,
+            second,
             Files.size(dir.resolve("p.db")) / 1_000_000);
       }
     } finally {

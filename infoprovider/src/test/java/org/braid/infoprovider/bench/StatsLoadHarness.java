@@ -40,18 +40,21 @@ public final class StatsLoadHarness {
     int clients = args.length > 0 ? Integer.parseInt(args[0]) : 100;
     int requests = args.length > 1 ? Integer.parseInt(args[1]) : 200;
     Snapshot snap = snapshot();
-    SeriesSource none = new SeriesSource() {
-      @Override
-      public List<String> names() {
-        return List.of();
-      }
+    SeriesSource none =
+        new SeriesSource() {
+          @Override
+          public List<String> names() {
+            return List.of();
+          }
 
-      @Override
-      public List<Point> points(String name) {
-        return List.of();
-      }
-    };
-    try (ProviderHttpServer server = ProviderHttpServer.start(InetAddress.getLoopbackAddress(), 0, () -> snap, none, HttpLimits.DEFAULT)) {
+          @Override
+          public List<Point> points(String name) {
+            return List.of();
+          }
+        };
+    try (ProviderHttpServer server =
+        ProviderHttpServer.start(
+            InetAddress.getLoopbackAddress(), 0, () -> snap, none, HttpLimits.DEFAULT)) {
       // Warm-up: one client, 500 requests.
       run(server.port(), 1, 500);
       long[] lat = new long[clients * requests];
@@ -61,14 +64,16 @@ public final class StatsLoadHarness {
       CountDownLatch go = new CountDownLatch(1);
       for (int c = 0; c < clients; c++) {
         int base = c * requests;
-        Thread t = new Thread(() -> {
-          try {
-            go.await();
-            client(server.port(), requests, lat, base, failed);
-          } catch (Exception e) {
-            failed.addAndGet(requests);
-          }
-        });
+        Thread t =
+            new Thread(
+                () -> {
+                  try {
+                    go.await();
+                    client(server.port(), requests, lat, base, failed);
+                  } catch (Exception e) {
+                    failed.addAndGet(requests);
+                  }
+                });
         threads.add(t);
         t.start();
       }
@@ -78,11 +83,21 @@ public final class StatsLoadHarness {
       }
       double secs = (System.nanoTime() - t0) / 1e9;
       long[] ok = Arrays.stream(lat).filter(x -> x > 0).sorted().toArray();
-      System.out.printf(Locale.ROOT,
+      System.out.printf(
+          Locale.ROOT,
           "clients=%d requests/client=%d answered=%d failed=%d stats-groups=%d body=%d bytes%n"
               + "throughput=%.0f req/s  p50=%.2f ms  p90=%.2f ms  p99=%.2f ms  max=%.2f ms%n",
-          clients, requests, ok.length, failed.get(), snap.stats().size(), bodySize(server.port()),
-          ok.length / secs, pct(ok, 50), pct(ok, 90), pct(ok, 99), ok[ok.length - 1] / 1e6);
+          clients,
+          requests,
+          ok.length,
+          failed.get(),
+          snap.stats().size(),
+          bodySize(server.port()),
+          ok.length / secs,
+          pct(ok, 50),
+          pct(ok, 90),
+          pct(ok, 99),
+          ok[ok.length - 1] / 1e6);
     }
   }
 
@@ -96,8 +111,10 @@ public final class StatsLoadHarness {
   }
 
   /** One keep-alive connection sending requests one after the other. */
-  private static void client(int port, int n, long[] lat, int base, AtomicLong failed) throws IOException {
-    byte[] req = "GET /v1/stats HTTP/1.1\r\nHost: bench\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+  private static void client(int port, int n, long[] lat, int base, AtomicLong failed)
+      throws IOException {
+    byte[] req =
+        "GET /v1/stats HTTP/1.1\r\nHost: bench\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
       s.setTcpNoDelay(true);
       s.setSoTimeout(30_000);
@@ -124,7 +141,9 @@ public final class StatsLoadHarness {
     int c;
     while ((c = in.read()) >= 0) {
       head.append((char) c);
-      if (head.length() >= 4 && head.charAt(head.length() - 1) == '\n' && head.substring(head.length() - 4).equals("\r\n\r\n")) {
+      if (head.length() >= 4
+          && head.charAt(head.length() - 1) == '\n'
+          && head.substring(head.length() - 4).equals("\r\n\r\n")) {
         break;
       }
     }
@@ -138,7 +157,10 @@ public final class StatsLoadHarness {
 
   private static int bodySize(int port) throws IOException {
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
-      s.getOutputStream().write("GET /v1/stats HTTP/1.1\r\nHost: b\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      s.getOutputStream()
+          .write(
+              "GET /v1/stats HTTP/1.1\r\nHost: b\r\nConnection: close\r\n\r\n"
+                  .getBytes(StandardCharsets.US_ASCII));
       return s.getInputStream().readAllBytes().length;
     }
   }
@@ -149,7 +171,13 @@ public final class StatsLoadHarness {
     for (int k = 0; k < 2000; k++) {
       acc.add(LogFormat.GRIDFTP.parser().parse(GridFtpParseBenchmark.line(k)));
     }
-    return new Snapshot(Instant.now(), "gridftp.example.org", "gsiftp://gridftp.example.org:2811",
-        acc.result(ForecastInputs.univariate(TestLines.NOW)), Map.of(), Map.of(), Map.of());
+    return new Snapshot(
+        Instant.now(),
+        "gridftp.example.org",
+        "gsiftp://gridftp.example.org:2811",
+        acc.result(ForecastInputs.univariate(TestLines.NOW)),
+        Map.of(),
+        Map.of(),
+        Map.of());
   }
 }

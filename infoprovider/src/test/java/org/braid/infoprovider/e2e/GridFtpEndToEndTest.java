@@ -52,7 +52,8 @@ class GridFtpEndToEndTest {
   }
 
   @Test
-  void realTransferLog_figuresMatchInStatsMetricsLdifAndAds_acrossRotationAndRestart() throws Exception {
+  void realTransferLog_figuresMatchInStatsMetricsLdifAndAds_acrossRotationAndRestart()
+      throws Exception {
     Path serverBin = RealServers.require("globus-gridftp-server", "globus-gridftp-server-progs");
     Path guc = RealServers.require("globus-url-copy", "globus-gass-copy-progs");
     Path root = RealServers.openDir(tmp, "e2e");
@@ -61,27 +62,55 @@ class GridFtpEndToEndTest {
     Path logs = RealServers.openDir(root, "logs");
     Path up = RealServers.openDir(root, "up");
     Random rnd = new Random(42);
-    for (Map.Entry<String, Integer> f : Map.of("a.bin", 2_000_000, "b.bin", 300_000, "c.bin", 55_000_000).entrySet()) {
+    for (Map.Entry<String, Integer> f :
+        Map.of("a.bin", 2_000_000, "b.bin", 300_000, "c.bin", 55_000_000).entrySet()) {
       byte[] b = new byte[f.getValue()];
       rnd.nextBytes(b);
       Files.write(data.resolve(f.getKey()), b);
     }
     int port = RealServers.freePort();
     Path log = logs.resolve("gridftp-transfer.log");
-    List<String> cmd = new ArrayList<>(List.of(serverBin.toString(), "-aa", "-p", Integer.toString(port),
-        "-control-interface", "127.0.0.1", "-data-interface", "127.0.0.1", "-d", "error",
-        "-Z", log.toString(), "-l", logs.resolve("server.log").toString(), "-s"));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                serverBin.toString(),
+                "-aa",
+                "-p",
+                Integer.toString(port),
+                "-control-interface",
+                "127.0.0.1",
+                "-data-interface",
+                "127.0.0.1",
+                "-d",
+                "error",
+                "-Z",
+                log.toString(),
+                "-l",
+                logs.resolve("server.log").toString(),
+                "-s"));
     if ("root".equals(System.getProperty("user.name"))) {
       cmd.addAll(List.of("-anonymous-user", "nobody"));
     }
-    server = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(logs.resolve("stdout.txt").toFile()).start();
+    server =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(logs.resolve("stdout.txt").toFile())
+            .start();
     waitForPort(port);
     String url = "ftp://127.0.0.1:" + port;
 
     // Batch 1: two whole reads, one partial read (ERET), a 55 MB read, a 4-stream upload.
     copy(guc, List.of(url + data.resolve("a.bin"), "file://" + out.resolve("a1")));
     copy(guc, List.of(url + data.resolve("a.bin"), "file://" + out.resolve("a2")));
-    copy(guc, List.of("-off", "1000", "-len", "50000", url + data.resolve("a.bin"), "file://" + out.resolve("a3")));
+    copy(
+        guc,
+        List.of(
+            "-off",
+            "1000",
+            "-len",
+            "50000",
+            url + data.resolve("a.bin"),
+            "file://" + out.resolve("a3")));
     copy(guc, List.of(url + data.resolve("c.bin"), "file://" + out.resolve("c1")));
     copy(guc, List.of("-p", "4", "file://" + data.resolve("b.bin"), url + up.resolve("b1.bin")));
     // globus-url-copy writes the range at its offset: 1000 + 50000 bytes.
@@ -90,13 +119,17 @@ class GridFtpEndToEndTest {
 
     Path db = tmp.resolve("db/provider.db");
     Path yaml = tmp.resolve("provider.yaml");
-    Files.writeString(yaml, String.join("\n",
-        "hostname: gridftp.e2e.test",
-        "url: gsiftp://127.0.0.1:" + port,
-        "database: " + db,
-        "http: {port: 0}",
-        "logs:",
-        "  - {path: " + log + ", format: gridftp}", ""));
+    Files.writeString(
+        yaml,
+        String.join(
+            "\n",
+            "hostname: gridftp.e2e.test",
+            "url: gsiftp://127.0.0.1:" + port,
+            "database: " + db,
+            "http: {port: 0}",
+            "logs:",
+            "  - {path: " + log + ", format: gridftp}",
+            ""));
     ProviderConfig config = ProviderConfig.load(yaml);
     try (Provider p = Provider.fromConfig(config, InstantSource.system())) {
       p.start();
@@ -112,7 +145,15 @@ class GridFtpEndToEndTest {
     Path rotated = logs.resolve("gridftp-transfer.log.1");
     Files.move(log, rotated);
     copy(guc, List.of(url + data.resolve("b.bin"), "file://" + out.resolve("b2")));
-    copy(guc, List.of("-off", "0", "-len", "1000", url + data.resolve("b.bin"), "file://" + out.resolve("b3")));
+    copy(
+        guc,
+        List.of(
+            "-off",
+            "0",
+            "-len",
+            "1000",
+            url + data.resolve("b.bin"),
+            "file://" + out.resolve("b3")));
     List<Path> all = new ArrayList<>(List.of(rotated));
     waitForLines(List.of(rotated, log), 7);
     if (Files.exists(log)) {
@@ -150,7 +191,8 @@ class GridFtpEndToEndTest {
         Duration d = Duration.between(time(kv.get("START")), time(kv.get("DATE")));
         double secs = Math.max(d.getSeconds() + d.getNano() / 1e9, 1e-6);
         String peer = kv.get("DEST").replaceAll("[\\[\\]]", "");
-        m.computeIfAbsent(RealServers.key(peer, op, size), k -> new RealServers.Expected()).add(size, size / secs);
+        m.computeIfAbsent(RealServers.key(peer, op, size), k -> new RealServers.Expected())
+            .add(size, size / secs);
       }
     }
     return m;

@@ -27,15 +27,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Real nginx on 127.0.0.1 with the documented log_format (docs/provider-nginx.conf, included
- * as is): whole and range GETs, a 404 and a HEAD; the provider's figures must match what this
- * test computes from nginx's access log, in /v1/stats, /metrics, LDIF and the ads, across a
- * rotation (rename + reopen signal) and a provider restart.
+ * Real nginx on 127.0.0.1 with the documented log_format (docs/provider-nginx.conf, included as
+ * is): whole and range GETs, a 404 and a HEAD; the provider's figures must match what this test
+ * computes from nginx's access log, in /v1/stats, /metrics, LDIF and the ads, across a rotation
+ * (rename + reopen signal) and a provider restart.
  */
 class NginxEndToEndTest {
 
-  private static final Pattern LINE = Pattern.compile(
-      "(\\d+\\.\\d{3}) (\\d+\\.\\d{3}) (\\S+) (\\S+) (\\S+) \"([^\"]*)\" (\\d{3}) (\\d+) (\\d+) \"([^\"]*)\"");
+  private static final Pattern LINE =
+      Pattern.compile(
+          "(\\d+\\.\\d{3}) (\\d+\\.\\d{3}) (\\S+) (\\S+) (\\S+) \"([^\"]*)\" (\\d{3}) (\\d+) (\\d+) \"([^\"]*)\"");
 
   @TempDir Path tmp;
   private Process nginx;
@@ -51,14 +52,16 @@ class NginxEndToEndTest {
   }
 
   @Test
-  void realAccessLog_figuresMatchInStatsMetricsLdifAndAds_acrossRotationAndRestart() throws Exception {
+  void realAccessLog_figuresMatchInStatsMetricsLdifAndAds_acrossRotationAndRestart()
+      throws Exception {
     Path nginxBin = RealServers.require("nginx", "nginx-light");
     Path root = RealServers.openDir(tmp, "e2e");
     Path data = RealServers.openDir(root, "data");
     Path logs = RealServers.openDir(root, "logs");
     Path temp = RealServers.openDir(root, "temp");
     Random rnd = new Random(7);
-    for (Map.Entry<String, Integer> f : Map.of("a.bin", 2_000_000, "my file.bin", 300_000, "c.bin", 55_000_000).entrySet()) {
+    for (Map.Entry<String, Integer> f :
+        Map.of("a.bin", 2_000_000, "my file.bin", 300_000, "c.bin", 55_000_000).entrySet()) {
       byte[] b = new byte[f.getValue()];
       rnd.nextBytes(b);
       Files.write(data.resolve(f.getKey()), b);
@@ -68,25 +71,38 @@ class NginxEndToEndTest {
     int port = RealServers.freePort();
     Path log = logs.resolve("braid-access.log");
     Path conf = root.resolve("nginx.conf");
-    Files.writeString(conf, String.join("\n",
-        "worker_processes 1;",
-        "daemon off;",
-        "pid " + root.resolve("nginx.pid") + ";",
-        "error_log " + logs.resolve("error.log") + " warn;",
-        "events { worker_connections 64; }",
-        "http {",
-        "  include " + snippet + ";",
-        "  access_log " + log + " braid;",
-        "  client_body_temp_path " + temp.resolve("body") + ";",
-        "  proxy_temp_path " + temp.resolve("proxy") + ";",
-        "  fastcgi_temp_path " + temp.resolve("fastcgi") + ";",
-        "  uwsgi_temp_path " + temp.resolve("uwsgi") + ";",
-        "  scgi_temp_path " + temp.resolve("scgi") + ";",
-        "  server { listen 127.0.0.1:" + port + "; root " + data + "; }",
-        "}", ""));
-    nginx = new ProcessBuilder(nginxBin.toString(), "-p", root.toString(), "-e", logs.resolve("error.log").toString(),
-        "-c", conf.toString())
-        .redirectErrorStream(true).redirectOutput(logs.resolve("stdout.txt").toFile()).start();
+    Files.writeString(
+        conf,
+        String.join(
+            "\n",
+            "worker_processes 1;",
+            "daemon off;",
+            "pid " + root.resolve("nginx.pid") + ";",
+            "error_log " + logs.resolve("error.log") + " warn;",
+            "events { worker_connections 64; }",
+            "http {",
+            "  include " + snippet + ";",
+            "  access_log " + log + " braid;",
+            "  client_body_temp_path " + temp.resolve("body") + ";",
+            "  proxy_temp_path " + temp.resolve("proxy") + ";",
+            "  fastcgi_temp_path " + temp.resolve("fastcgi") + ";",
+            "  uwsgi_temp_path " + temp.resolve("uwsgi") + ";",
+            "  scgi_temp_path " + temp.resolve("scgi") + ";",
+            "  server { listen 127.0.0.1:" + port + "; root " + data + "; }",
+            "}",
+            ""));
+    nginx =
+        new ProcessBuilder(
+                nginxBin.toString(),
+                "-p",
+                root.toString(),
+                "-e",
+                logs.resolve("error.log").toString(),
+                "-c",
+                conf.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(logs.resolve("stdout.txt").toFile())
+            .start();
     waitForPort(port);
     HttpClient http = HttpClient.newHttpClient();
     String base = "http://127.0.0.1:" + port;
@@ -97,22 +113,29 @@ class NginxEndToEndTest {
     get(http, base + "/my%20file.bin", "bytes=0-999", 206);
     get(http, base + "/c.bin", null, 200);
     get(http, base + "/missing.bin", null, 404);
-    http.send(HttpRequest.newBuilder(URI.create(base + "/a.bin")).method("HEAD", HttpRequest.BodyPublishers.noBody()).build(),
+    http.send(
+        HttpRequest.newBuilder(URI.create(base + "/a.bin"))
+            .method("HEAD", HttpRequest.BodyPublishers.noBody())
+            .build(),
         HttpResponse.BodyHandlers.discarding());
     waitForLines(List.of(log), 7);
 
     Path yaml = tmp.resolve("provider.yaml");
-    Files.writeString(yaml, String.join("\n",
-        "hostname: mirror.e2e.test",
-        "url: http://127.0.0.1:" + port,
-        "database: " + tmp.resolve("db/provider.db"),
-        "http: {port: 0}",
-        "logs:",
-        "  - {path: " + log + ", format: nginx}",
-        "probes:",
-        "  network:",
-        "    peers:",
-        "      - {address: 127.0.0.1, url: \"" + base + "/a.bin\"}", ""));
+    Files.writeString(
+        yaml,
+        String.join(
+            "\n",
+            "hostname: mirror.e2e.test",
+            "url: http://127.0.0.1:" + port,
+            "database: " + tmp.resolve("db/provider.db"),
+            "http: {port: 0}",
+            "logs:",
+            "  - {path: " + log + ", format: nginx}",
+            "probes:",
+            "  network:",
+            "    peers:",
+            "      - {address: 127.0.0.1, url: \"" + base + "/a.bin\"}",
+            ""));
     ProviderConfig config = ProviderConfig.load(yaml);
     try (Provider p = Provider.fromConfig(config, InstantSource.system())) {
       p.start();
@@ -126,14 +149,23 @@ class NginxEndToEndTest {
       assertEquals(1, bw.size());
       assertTrue(bw.get(0).value() > 0, bw.toString());
       waitForLines(List.of(log), 8);
-      assertTrue(Files.readAllLines(log).get(7).endsWith(" GET \"/a.bin\" 206 65536 " + Files.readAllLines(log).get(7).split(" ")[8]
-          + " \"bytes=0-65535\""), Files.readAllLines(log).get(7));
+      assertTrue(
+          Files.readAllLines(log)
+              .get(7)
+              .endsWith(
+                  " GET \"/a.bin\" 206 65536 "
+                      + Files.readAllLines(log).get(7).split(" ")[8]
+                      + " \"bytes=0-65535\""),
+          Files.readAllLines(log).get(7));
       p.refresh();
       Map<String, RealServers.Expected> expected = expected(List.of(log));
       assertEquals(5, expected.get("127.0.0.1|read|10M").count, expected.keySet().toString());
       assertEquals(1, expected.get("127.0.0.1|read|100M").count);
-      assertEquals(2_000_000 * 2 + 50_000 + 1_000 + 65_536, expected.get("127.0.0.1|read|10M").bytes);
-      assertEquals(List.of("network/127.0.0.1/bandwidth", "network/127.0.0.1/connect_seconds"), p.store().seriesNames());
+      assertEquals(
+          2_000_000 * 2 + 50_000 + 1_000 + 65_536, expected.get("127.0.0.1|read|10M").bytes);
+      assertEquals(
+          List.of("network/127.0.0.1/bandwidth", "network/127.0.0.1/connect_seconds"),
+          p.store().seriesNames());
       RealServers.assertPublished(p, "/", expected);
     }
 
@@ -142,8 +174,19 @@ class NginxEndToEndTest {
     Path rotated = logs.resolve("braid-access.log.1");
     Files.move(log, rotated);
     get(http, base + "/a.bin", "bytes=0-99", 206); // still written to the renamed file
-    Process reopen = new ProcessBuilder(nginxBin.toString(), "-p", root.toString(), "-e",
-        logs.resolve("error.log").toString(), "-c", conf.toString(), "-s", "reopen").redirectErrorStream(true).start();
+    Process reopen =
+        new ProcessBuilder(
+                nginxBin.toString(),
+                "-p",
+                root.toString(),
+                "-e",
+                logs.resolve("error.log").toString(),
+                "-c",
+                conf.toString(),
+                "-s",
+                "reopen")
+            .redirectErrorStream(true)
+            .start();
     assertTrue(reopen.waitFor(30, TimeUnit.SECONDS));
     assertEquals(0, reopen.exitValue(), new String(reopen.getInputStream().readAllBytes()));
     waitForFile(log);
@@ -158,13 +201,16 @@ class NginxEndToEndTest {
       p.refresh();
       Map<String, RealServers.Expected> expected = expected(List.of(rotated, log));
       assertEquals(8, expected.values().stream().mapToLong(e -> e.count).sum());
-      assertEquals(8, p.store().transferCount(), () -> {
-        try {
-          return p.store().positions().toString();
-        } catch (IOException e) {
-          return e.toString();
-        }
-      });
+      assertEquals(
+          8,
+          p.store().transferCount(),
+          () -> {
+            try {
+              return p.store().positions().toString();
+            } catch (IOException e) {
+              return e.toString();
+            }
+          });
       RealServers.assertPublished(p, "/", expected);
     }
   }
@@ -182,7 +228,9 @@ class NginxEndToEndTest {
         }
         long size = Long.parseLong(x.group(8));
         double secs = Math.max(Double.parseDouble(x.group(2)), 0.001);
-        m.computeIfAbsent(RealServers.key(x.group(3), "read", size), k -> new RealServers.Expected()).add(size, size / secs);
+        m.computeIfAbsent(
+                RealServers.key(x.group(3), "read", size), k -> new RealServers.Expected())
+            .add(size, size / secs);
       }
     }
     return m;

@@ -37,7 +37,9 @@ final class RealServers {
    * skips the test with the install hint.
    */
   static Path require(String name, String debianPackage) {
-    List<String> dirs = new ArrayList<>(Arrays.asList(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)));
+    List<String> dirs =
+        new ArrayList<>(
+            Arrays.asList(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)));
     dirs.addAll(List.of("/usr/sbin", "/sbin", "/usr/bin"));
     for (String d : dirs) {
       Path p = Path.of(d, name);
@@ -45,7 +47,11 @@ final class RealServers {
         return p;
       }
     }
-    String msg = name + " not found; install it with: apt-get install " + debianPackage + " (or run .ci/install)";
+    String msg =
+        name
+            + " not found; install it with: apt-get install "
+            + debianPackage
+            + " (or run .ci/install)";
     if ("true".equals(System.getenv("CI"))) {
       fail(msg);
     }
@@ -62,7 +68,8 @@ final class RealServers {
   /** A directory everyone can read and write (servers drop privileges to nobody as root). */
   static Path openDir(Path parent, String name) throws IOException {
     // JUnit's temporary directory is private (rwx------): let the server's user traverse it.
-    java.util.Set<java.nio.file.attribute.PosixFilePermission> perms = Files.getPosixFilePermissions(parent);
+    java.util.Set<java.nio.file.attribute.PosixFilePermission> perms =
+        Files.getPosixFilePermissions(parent);
     perms.addAll(PosixFilePermissions.fromString("r-xr-xr-x"));
     Files.setPosixFilePermissions(parent, perms);
     Path d = Files.createDirectories(parent.resolve(name));
@@ -93,7 +100,10 @@ final class RealServers {
 
   /** Key "peer|operation|sizeClass". */
   static String key(String peer, String op, long size) {
-    String sc = size < 50_000_000L ? "10M" : size < 250_000_000L ? "100M" : size < 750_000_000L ? "500M" : "1G";
+    String sc =
+        size < 50_000_000L
+            ? "10M"
+            : size < 250_000_000L ? "100M" : size < 750_000_000L ? "500M" : "1G";
     return peer + "|" + op + "|" + sc;
   }
 
@@ -101,8 +111,11 @@ final class RealServers {
     return new TreeMap<>();
   }
 
-  /** Checks the provider's statistics against the expectation in /v1/stats, /metrics, ads and LDIF. */
-  static void assertPublished(Provider p, String volume, Map<String, Expected> expected) throws Exception {
+  /**
+   * Checks the provider's statistics against the expectation in /v1/stats, /metrics, ads and LDIF.
+   */
+  static void assertPublished(Provider p, String volume, Map<String, Expected> expected)
+      throws Exception {
     Snapshot snap = p.snapshot();
     HttpClient http = HttpClient.newHttpClient();
     String base = "http://127.0.0.1:" + p.httpPort();
@@ -113,8 +126,22 @@ final class RealServers {
     for (Map.Entry<String, Expected> e : expected.entrySet()) {
       String[] k = e.getKey().split("\\|");
       Expected x = e.getValue();
-      JsonNode arr = StatsJson.MAPPER.readTree(get(http, base + "/v1/stats?peer=" + k[0] + "&operation=" + k[1]
-          + "&sizeClass=" + k[2] + "&volume=" + volume, null)).get("stats");
+      JsonNode arr =
+          StatsJson.MAPPER
+              .readTree(
+                  get(
+                      http,
+                      base
+                          + "/v1/stats?peer="
+                          + k[0]
+                          + "&operation="
+                          + k[1]
+                          + "&sizeClass="
+                          + k[2]
+                          + "&volume="
+                          + volume,
+                      null))
+              .get("stats");
       assertEquals(1, arr.size(), e.getKey());
       JsonNode s = arr.get(0);
       assertEquals(x.count, s.get("count").asLong(), e.getKey());
@@ -122,16 +149,47 @@ final class RealServers {
       assertClose(x.min, s.get("minBandwidth").asDouble(), e.getKey() + " min");
       assertClose(x.max, s.get("maxBandwidth").asDouble(), e.getKey() + " max");
       assertClose(x.mean(), s.get("meanBandwidth").asDouble(), e.getKey() + " mean");
-      String labels = "{volume=\"" + volume + "\",peer=\"" + k[0] + "\",operation=\"" + k[1] + "\",size_class=\"" + k[2] + "\"}";
-      assertTrue(metrics.contains("braid_provider_transfers" + labels + " " + x.count + "\n"), labels + "\n" + metrics);
+      String labels =
+          "{volume=\""
+              + volume
+              + "\",peer=\""
+              + k[0]
+              + "\",operation=\""
+              + k[1]
+              + "\",size_class=\""
+              + k[2]
+              + "\"}";
+      assertTrue(
+          metrics.contains("braid_provider_transfers" + labels + " " + x.count + "\n"),
+          labels + "\n" + metrics);
       assertTrue(metrics.contains("braid_provider_bytes" + labels + " " + x.bytes + "\n"), labels);
-      String meanLine = metricLine(metrics, "braid_provider_bandwidth_bytes_per_second"
-          + labels.replace("}", ",stat=\"mean\"}"));
+      String meanLine =
+          metricLine(
+              metrics,
+              "braid_provider_bandwidth_bytes_per_second" + labels.replace("}", ",stat=\"mean\"}"));
       assertClose(x.mean(), Double.parseDouble(meanLine), e.getKey() + " metrics mean");
       String op = k[1].equals("read") ? "RD" : "WR";
-      String range = Map.of("10M", "tenmbrange", "100M", "hundredmbrange", "500M", "fivehundredmbrange", "1G", "onegbrange").get(k[2]);
-      assertTrue(ldif.contains("\navg" + op.toLowerCase(Locale.ROOT) + "bandwidth" + range + ": "
-          + Math.round(x.mean() / 1000) + "K\n"), e.getKey() + "\n" + ldif);
+      String range =
+          Map.of(
+                  "10M",
+                  "tenmbrange",
+                  "100M",
+                  "hundredmbrange",
+                  "500M",
+                  "fivehundredmbrange",
+                  "1G",
+                  "onegbrange")
+              .get(k[2]);
+      assertTrue(
+          ldif.contains(
+              "\navg"
+                  + op.toLowerCase(Locale.ROOT)
+                  + "bandwidth"
+                  + range
+                  + ": "
+                  + Math.round(x.mean() / 1000)
+                  + "K\n"),
+          e.getKey() + "\n" + ldif);
       JsonNode ad = null;
       for (JsonNode a : ads) {
         if (a.get("peer").asText().equals(k[0]) && a.get("volume").asText().equals(volume)) {
@@ -141,8 +199,17 @@ final class RealServers {
       assertTrue(ad != null, "no ad for " + k[0]);
       assertClose(x.mean(), ad.get("Avg" + op + "Bandwidth" + k[2]).asDouble(), e.getKey() + " ad");
       assertEquals(x.count, ad.get(op + "Transfers" + k[2]).asLong());
-      assertTrue(classAds.contains("  Avg" + op + "Bandwidth" + k[2] + " = "
-          + String.format(Locale.ROOT, "%.3f", ad.get("Avg" + op + "Bandwidth" + k[2]).asDouble()) + ";\n"), classAds);
+      assertTrue(
+          classAds.contains(
+              "  Avg"
+                  + op
+                  + "Bandwidth"
+                  + k[2]
+                  + " = "
+                  + String.format(
+                      Locale.ROOT, "%.3f", ad.get("Avg" + op + "Bandwidth" + k[2]).asDouble())
+                  + ";\n"),
+          classAds);
     }
   }
 

@@ -45,19 +45,22 @@ class AccessLogParserTest {
 
   @Test
   void nginx_pathWithEscapedQuoteAndSpace_isUnescaped() throws Exception {
-    TransferRecord r = nginx.parse(NGINX_206.replace("\"/data/a.bin\"", "\"/data/my \\\"x\\\".bin\""));
+    TransferRecord r =
+        nginx.parse(NGINX_206.replace("\"/data/a.bin\"", "\"/data/my \\\"x\\\".bin\""));
     assertEquals("/data/my \"x\".bin", r.path());
   }
 
   @Test
   void nginx_hexEscapes_areDecodedAsUtf8() throws Exception {
-    TransferRecord r = nginx.parse(NGINX_206.replace("\"/data/a.bin\"", "\"/data/\\x22caf\\xC3\\xA9\\x22.bin\""));
+    TransferRecord r =
+        nginx.parse(NGINX_206.replace("\"/data/a.bin\"", "\"/data/\\x22caf\\xC3\\xA9\\x22.bin\""));
     assertEquals("/data/\"caf\u00e9\".bin", r.path());
   }
 
   @Test
   void apache_cStyleEscapes_areDecoded() throws Exception {
-    TransferRecord r = apache.parse(APACHE_200.replace("\"/data/a.bin\"", "\"/data/a\\tb\\\\c.bin\""));
+    TransferRecord r =
+        apache.parse(APACHE_200.replace("\"/data/a.bin\"", "\"/data/a\\tb\\\\c.bin\""));
     assertEquals("/data/a\tb\\c.bin", r.path());
   }
 

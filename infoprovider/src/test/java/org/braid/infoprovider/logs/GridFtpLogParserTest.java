@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.time.Instant;
 import org.braid.infoprovider.TransferRecord;
 import org.braid.infoprovider.TransferRecord.Operation;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class GridFtpLogParserTest {
 
@@ -68,7 +68,8 @@ class GridFtpLogParserTest {
 
   @Test
   void parse_fileNameWithSpaces_keepsWholeName() throws Exception {
-    TransferRecord r = parser.parse(RETR.replace("FILE=/tmp/gftp/data/a.bin", "FILE=/data/my file 2.bin"));
+    TransferRecord r =
+        parser.parse(RETR.replace("FILE=/tmp/gftp/data/a.bin", "FILE=/data/my file 2.bin"));
     assertEquals("/data/my file 2.bin", r.path());
   }
 

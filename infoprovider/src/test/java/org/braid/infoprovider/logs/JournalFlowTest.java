@@ -16,17 +16,31 @@ class JournalFlowTest {
 
   @Test
   void toJsonLine_isExactlyTheDocumentedShape() {
-    JournalFlow f = new JournalFlow("d1", "http://m1:80/data/a.bin", "m1:80", "client.example", "/data/a.bin",
-        1_048_576, 1_048_576, 4_194_304, Instant.parse("2026-11-22T04:00:00Z"), Instant.parse("2026-11-22T04:00:02Z"),
-        1, "http", "ok");
+    JournalFlow f =
+        new JournalFlow(
+            "d1",
+            "http://m1:80/data/a.bin",
+            "m1:80",
+            "client.example",
+            "/data/a.bin",
+            1_048_576,
+            1_048_576,
+            4_194_304,
+            Instant.parse("2026-11-22T04:00:00Z"),
+            Instant.parse("2026-11-22T04:00:02Z"),
+            1,
+            "http",
+            "ok");
     assertEquals(JournalParserTest.FLOW, f.toJsonLine());
   }
 
   @Test
   void badFlow_rejectedWithTheParsersRule() {
     Instant t = Instant.parse("2026-11-22T04:00:00Z");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new JournalFlow("d", "u", "s", "p", "/x", 10, 5, 12, t, t, 1, "http", "ok"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new JournalFlow("d", "u", "s", "p", "/x", 10, 5, 12, t, t, 1, "http", "ok"));
     assertEquals("range outside the file: offset 10 bytes 5 fileSize 12", e.getMessage());
   }
 
@@ -39,13 +53,27 @@ class JournalFlowTest {
       @ForAll @IntRange(min = 0, max = 1000) int offsetPermille,
       @ForAll @IntRange(min = 0, max = 1000) int bytesPermille,
       @ForAll @LongRange(min = 0, max = 10_000_000_000L) long micros,
-      @ForAll boolean ok) throws Exception {
+      @ForAll boolean ok)
+      throws Exception {
     long offset = fileSize * offsetPermille / 1000;
     long bytes = (fileSize - offset) * bytesPermille / 1000;
     Instant start = Instant.parse("2026-11-22T00:00:00Z");
     Instant end = start.plusNanos(micros * 1000);
-    JournalFlow f = new JournalFlow("dl-" + micros, "http://m:80" + path, "m:80", peer, path, offset, bytes,
-        fileSize, start, end, 1, "http", ok ? "ok" : "error: reset \"by\" peer");
+    JournalFlow f =
+        new JournalFlow(
+            "dl-" + micros,
+            "http://m:80" + path,
+            "m:80",
+            peer,
+            path,
+            offset,
+            bytes,
+            fileSize,
+            start,
+            end,
+            1,
+            "http",
+            ok ? "ok" : "error: reset \"by\" peer");
     String line = f.toJsonLine();
     try {
       TransferRecord r = LogFormat.BRAID.parser().parse(line);

@@ -40,7 +40,8 @@ class LogFilesTest {
     assertEquals(1, report.skipped());
     assertEquals(3, report.rejected());
     assertEquals(
-        List.of(log + ":2: binary data: character 65533 at column 1",
+        List.of(
+            log + ":2: binary data: character 65533 at column 1",
             log + ":4: line too long (over 65536 bytes)",
             log + ":6: missing key FILE"),
         report.examples().stream().map(Object::toString).toList());
@@ -55,9 +56,14 @@ class LogFilesTest {
     LogFiles.read(log, LogFormat.GRIDFTP, got::add, report);
     assertEquals(3, report.records());
     assertEquals(0, report.rejected());
-    assertEquals(List.of(3_000_000L, 5_000L, 200_000L), got.stream().map(TransferRecord::size).toList());
+    assertEquals(
+        List.of(3_000_000L, 5_000L, 200_000L), got.stream().map(TransferRecord::size).toList());
     assertEquals(List.of(1, 1, 4), got.stream().map(TransferRecord::streams).toList());
-    assertEquals(List.of(TransferRecord.Operation.READ, TransferRecord.Operation.READ, TransferRecord.Operation.WRITE),
+    assertEquals(
+        List.of(
+            TransferRecord.Operation.READ,
+            TransferRecord.Operation.READ,
+            TransferRecord.Operation.WRITE),
         got.stream().map(TransferRecord::operation).toList());
   }
 
@@ -65,8 +71,9 @@ class LogFilesTest {
   void read_gzipFile_isDecompressed() throws Exception {
     Path gz = dir.resolve("x.log.1.gz");
     try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
-      out.write((GridFtpLogParserTest.RETR + "\n" + GridFtpLogParserTest.STOR + "\n")
-          .getBytes(StandardCharsets.UTF_8));
+      out.write(
+          (GridFtpLogParserTest.RETR + "\n" + GridFtpLogParserTest.STOR + "\n")
+              .getBytes(StandardCharsets.UTF_8));
     }
     List<TransferRecord> got = new ArrayList<>();
     ParseReport report = new ParseReport();

@@ -33,13 +33,15 @@ class LogPropertiesTest {
 
   @Provide
   Arbitrary<List<Step>> steps() {
-    Arbitrary<Step> step = Combinators.combine(
-        Arbitraries.frequency(
-            net.jqwik.api.Tuple.of(6, 0), // append
-            net.jqwik.api.Tuple.of(3, 1), // poll
-            net.jqwik.api.Tuple.of(1, 2), // rename rotation
-            net.jqwik.api.Tuple.of(1, 3)), // copytruncate rotation
-        Arbitraries.integers().between(1, 900)).as(Step::new);
+    Arbitrary<Step> step =
+        Combinators.combine(
+                Arbitraries.frequency(
+                    net.jqwik.api.Tuple.of(6, 0), // append
+                    net.jqwik.api.Tuple.of(3, 1), // poll
+                    net.jqwik.api.Tuple.of(1, 2), // rename rotation
+                    net.jqwik.api.Tuple.of(1, 3)), // copytruncate rotation
+                Arbitraries.integers().between(1, 900))
+            .as(Step::new);
     return step.list().ofMinSize(1).ofMaxSize(40);
   }
 
@@ -48,8 +50,8 @@ class LogPropertiesTest {
    * store ends up with every complete line exactly once.
    */
   @Property(tries = 40)
-  void tailing_anyAppendsPollsAndRotations_storeEveryLineExactlyOnce(@ForAll("steps") List<Step> steps)
-      throws IOException {
+  void tailing_anyAppendsPollsAndRotations_storeEveryLineExactlyOnce(
+      @ForAll("steps") List<Step> steps) throws IOException {
     Path dir = Files.createTempDirectory("braid-prop");
     try {
       Path log = dir.resolve("t.log");
@@ -60,14 +62,19 @@ class LogPropertiesTest {
       byte[] bytes = all.toString().getBytes(StandardCharsets.UTF_8);
       int written = 0;
       int rotations = 0;
-      try (Store store = Store.open(dir.resolve("p.db"), InstantSource.fixed(TestLines.NOW), Store.DEFAULT_RETENTION)) {
+      try (Store store =
+          Store.open(
+              dir.resolve("p.db"), InstantSource.fixed(TestLines.NOW), Store.DEFAULT_RETENTION)) {
         LogTailer t = new LogTailer(log, LogFormat.GRIDFTP, store);
         for (Step s : steps) {
           switch (s.kind()) {
             case 0 -> {
               int n = Math.min(s.amount(), bytes.length - written);
-              Files.write(log, java.util.Arrays.copyOfRange(bytes, written, written + n),
-                  StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+              Files.write(
+                  log,
+                  java.util.Arrays.copyOfRange(bytes, written, written + n),
+                  StandardOpenOption.CREATE,
+                  StandardOpenOption.APPEND);
               written += n;
             }
             case 1 -> t.poll();
@@ -102,7 +109,8 @@ class LogPropertiesTest {
         for (int v : seen.values()) {
           assertEquals(1, v);
         }
-        assertEquals(complete, stored.size(), "stored " + stored.size() + " of " + complete + " lines");
+        assertEquals(
+            complete, stored.size(), "stored " + stored.size() + " of " + complete + " lines");
         assertEquals(0, t.report().rejected());
       }
     } finally {
@@ -113,8 +121,8 @@ class LogPropertiesTest {
   }
 
   /**
-   * A server writes each line whole: before a rotation, the line being written is finished in
-   * the file it started in (a rotation never splits a line).
+   * A server writes each line whole: before a rotation, the line being written is finished in the
+   * file it started in (a rotation never splits a line).
    */
   private static int finishLine(Path log, byte[] bytes, int written) throws IOException {
     int end = written;
@@ -122,7 +130,10 @@ class LogPropertiesTest {
       end++;
     }
     if (end > written) {
-      Files.write(log, java.util.Arrays.copyOfRange(bytes, written, end), StandardOpenOption.CREATE,
+      Files.write(
+          log,
+          java.util.Arrays.copyOfRange(bytes, written, end),
+          StandardOpenOption.CREATE,
           StandardOpenOption.APPEND);
     }
     return end;

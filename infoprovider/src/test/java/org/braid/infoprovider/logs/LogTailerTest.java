@@ -42,7 +42,8 @@ class LogTailerTest {
   }
 
   private Store openStore() throws IOException {
-    return Store.open(dir.resolve("db/provider.db"), InstantSource.fixed(TestLines.NOW), Store.DEFAULT_RETENTION);
+    return Store.open(
+        dir.resolve("db/provider.db"), InstantSource.fixed(TestLines.NOW), Store.DEFAULT_RETENTION);
   }
 
   private void append(Path f, int from, int to) throws IOException {
@@ -50,7 +51,8 @@ class LogTailerTest {
     for (int i = from; i < to; i++) {
       sb.append(TestLines.gridftp(i)).append('\n');
     }
-    Files.writeString(f, sb, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    Files.writeString(
+        f, sb, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
   }
 
   /** The set of file names (one per line) stored, checking none is there twice. */
@@ -194,7 +196,9 @@ class LogTailerTest {
   @Test
   void poll_unreadableRotatedFile_doesNotStopTheLiveLog() throws IOException {
     // A corrupt gzip file: reading it fails with an I/O error, whoever runs the test.
-    Files.write(dir.resolve("gridftp.log.2.gz"), new byte[] {0x1f, (byte) 0x8b, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+    Files.write(
+        dir.resolve("gridftp.log.2.gz"),
+        new byte[] {0x1f, (byte) 0x8b, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
     append(log, 1, 3);
     assertEquals(2, new LogTailer(log, LogFormat.GRIDFTP, store).poll().records());
   }
@@ -212,14 +216,19 @@ class LogTailerTest {
   @Test
   void reread_malformedLinesAreNotCountedTwice() throws IOException {
     append(log, 0, 2);
-    Files.writeString(log, "garbage\n" + "y".repeat(LogFiles.MAX_LINE_BYTES + 5) + "\n", StandardOpenOption.APPEND);
+    Files.writeString(
+        log,
+        "garbage\n" + "y".repeat(LogFiles.MAX_LINE_BYTES + 5) + "\n",
+        StandardOpenOption.APPEND);
     LogTailer t = new LogTailer(log, LogFormat.GRIDFTP, store);
     assertEquals(2, t.poll().rejected());
     // Rewritten in place, shorter, same first line: read again from the start.
     List<String> lines = Files.readAllLines(log);
     Files.write(log, lines.subList(0, 3));
     t.poll();
-    assertEquals(java.util.Map.of("not KEY=value", 1L, "line too long", 1L), store.rejections().get(log.toString()));
+    assertEquals(
+        java.util.Map.of("not KEY=value", 1L, "line too long", 1L),
+        store.rejections().get(log.toString()));
   }
 
   @Test
@@ -244,8 +253,11 @@ class LogTailerTest {
     assertEquals(2, r.rejected());
     t.poll();
     new LogTailer(log, LogFormat.GRIDFTP, store).poll();
-    assertEquals(2L, store.rejections().get(log.toString()).values().stream().mapToLong(Long::longValue).sum());
-    assertEquals(List.of(log + ":2: not KEY=value: garbage"),
+    assertEquals(
+        2L,
+        store.rejections().get(log.toString()).values().stream().mapToLong(Long::longValue).sum());
+    assertEquals(
+        List.of(log + ":2: not KEY=value: garbage"),
         t.report().examples().stream().limit(1).map(Object::toString).toList());
   }
 

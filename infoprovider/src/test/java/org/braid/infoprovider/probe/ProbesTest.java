@@ -47,7 +47,12 @@ class ProbesTest {
 
   static String diskstats(long sectorsRead, long sectorsWritten, long ioMillis) {
     return "   7       0 loop0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-        + "   8       0 sda 100 0 " + sectorsRead + " 50 200 0 " + sectorsWritten + " 70 0 " + ioMillis
+        + "   8       0 sda 100 0 "
+        + sectorsRead
+        + " 50 200 0 "
+        + sectorsWritten
+        + " 70 0 "
+        + ioMillis
         + " 120 0 0 0 0 0 0\n";
   }
 
@@ -71,7 +76,9 @@ class ProbesTest {
   void disk_unknownDevice_failsWithName() throws IOException {
     Path f = dir.resolve("diskstats");
     Files.writeString(f, diskstats(1, 1, 1));
-    IOException e = assertThrows(IOException.class, () -> new DiskProbe(f, List.of("nvme9"), new FakeClock()).measure());
+    IOException e =
+        assertThrows(
+            IOException.class, () -> new DiskProbe(f, List.of("nvme9"), new FakeClock()).measure());
     assertEquals("disk probe: device nvme9 not found in " + f, e.getMessage());
   }
 
@@ -111,24 +118,31 @@ class ProbesTest {
 
   @Test
   void network_rangeGetOnLoopback_measuresConnectAndBandwidth() throws Exception {
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     AtomicReference<String> range = new AtomicReference<>();
-    server.createContext("/probe.bin", ex -> {
-      range.set(ex.getRequestHeaders().getFirst("Range"));
-      byte[] body = new byte[NetworkProbe.PROBE_BYTES];
-      ex.getResponseHeaders().add("Content-Range", "bytes 0-65535/1000000");
-      ex.sendResponseHeaders(206, body.length);
-      try (OutputStream out = ex.getResponseBody()) {
-        out.write(body);
-      }
-    });
+    server.createContext(
+        "/probe.bin",
+        ex -> {
+          range.set(ex.getRequestHeaders().getFirst("Range"));
+          byte[] body = new byte[NetworkProbe.PROBE_BYTES];
+          ex.getResponseHeaders().add("Content-Range", "bytes 0-65535/1000000");
+          ex.sendResponseHeaders(206, body.length);
+          try (OutputStream out = ex.getResponseBody()) {
+            out.write(body);
+          }
+        });
     server.start();
     try {
       // A fake ticker: every reading is 1 ms after the last, so the figures are exact.
       AtomicLong ticks = new AtomicLong();
-      NetworkProbe p = new NetworkProbe("10.0.0.9",
-          URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/probe.bin"),
-          Duration.ofSeconds(5), InstantSource.fixed(TestLines.NOW), () -> ticks.getAndAdd(1_000_000));
+      NetworkProbe p =
+          new NetworkProbe(
+              "10.0.0.9",
+              URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/probe.bin"),
+              Duration.ofSeconds(5),
+              InstantSource.fixed(TestLines.NOW),
+              () -> ticks.getAndAdd(1_000_000));
       Map<String, Point> m = p.measure();
       assertEquals("bytes=0-65535", range.get());
       assertEquals(0.001, m.get("network/10.0.0.9/connect_seconds").value(), 1e-12);
@@ -140,8 +154,13 @@ class ProbesTest {
 
   @Test
   void network_refusedConnection_isIOException() {
-    NetworkProbe p = new NetworkProbe("x", URI.create("http://127.0.0.1:1/p"), Duration.ofSeconds(2),
-        InstantSource.system(), System::nanoTime);
+    NetworkProbe p =
+        new NetworkProbe(
+            "x",
+            URI.create("http://127.0.0.1:1/p"),
+            Duration.ofSeconds(2),
+            InstantSource.system(),
+            System::nanoTime);
     assertThrows(IOException.class, p::measure);
   }
 
@@ -150,10 +169,14 @@ class ProbesTest {
     CountDownLatch ran = new CountDownLatch(3);
     try (QuartzJobs jobs = new QuartzJobs("test-jobs", 1)) {
       jobs.every("tick", Duration.ofMillis(50), ran::countDown);
-      jobs.every("boom", Duration.ofMillis(50), () -> {
-        throw new IllegalStateException("probe failed");
-      });
-      assertEquals(Map.of("tick", Duration.ofMillis(50), "boom", Duration.ofMillis(50)), jobs.intervals());
+      jobs.every(
+          "boom",
+          Duration.ofMillis(50),
+          () -> {
+            throw new IllegalStateException("probe failed");
+          });
+      assertEquals(
+          Map.of("tick", Duration.ofMillis(50), "boom", Duration.ofMillis(50)), jobs.intervals());
       jobs.start();
       assertTrue(ran.await(10, TimeUnit.SECONDS));
     }

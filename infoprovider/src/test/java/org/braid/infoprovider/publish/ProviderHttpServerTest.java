@@ -36,24 +36,41 @@ class ProviderHttpServerTest {
   static void start() throws Exception {
     StatsAccumulator acc = new StatsAccumulator();
     for (int i = 0; i < 20; i++) {
-      acc.add(LogFormat.GRIDFTP.parser().parse(TestLines.gridftp(i * 60, "10.0.0.1", 1_000_000 + i, 100 + i, "RETR")));
+      acc.add(
+          LogFormat.GRIDFTP
+              .parser()
+              .parse(TestLines.gridftp(i * 60, "10.0.0.1", 1_000_000 + i, 100 + i, "RETR")));
     }
-    acc.add(LogFormat.GRIDFTP.parser().parse(TestLines.gridftp(5000, "10.0.0.2", 100_000_000, 2000, "STOR")));
-    snap = new Snapshot(TestLines.NOW, "gridftp.example.org", "gsiftp://gridftp.example.org:2811",
-        acc.result(ForecastInputs.univariate(TestLines.NOW)), Map.of("/var/log/x.log", Map.of("binary data", 3L)),
-        Map.of("/var/log/x.log", false), Map.of("disk/sda/util", new Point(TestLines.NOW, 12.5)));
-    SeriesSource series = new SeriesSource() {
-      @Override
-      public List<String> names() {
-        return List.of("disk/sda/util");
-      }
+    acc.add(
+        LogFormat.GRIDFTP
+            .parser()
+            .parse(TestLines.gridftp(5000, "10.0.0.2", 100_000_000, 2000, "STOR")));
+    snap =
+        new Snapshot(
+            TestLines.NOW,
+            "gridftp.example.org",
+            "gsiftp://gridftp.example.org:2811",
+            acc.result(ForecastInputs.univariate(TestLines.NOW)),
+            Map.of("/var/log/x.log", Map.of("binary data", 3L)),
+            Map.of("/var/log/x.log", false),
+            Map.of("disk/sda/util", new Point(TestLines.NOW, 12.5)));
+    SeriesSource series =
+        new SeriesSource() {
+          @Override
+          public List<String> names() {
+            return List.of("disk/sda/util");
+          }
 
-      @Override
-      public List<Point> points(String name) {
-        return name.equals("disk/sda/util") ? List.of(new Point(Instant.parse("2026-11-22T11:55:00Z"), 12.5)) : List.of();
-      }
-    };
-    server = ProviderHttpServer.start(InetAddress.getLoopbackAddress(), 0, () -> snap, series, HttpLimits.DEFAULT);
+          @Override
+          public List<Point> points(String name) {
+            return name.equals("disk/sda/util")
+                ? List.of(new Point(Instant.parse("2026-11-22T11:55:00Z"), 12.5))
+                : List.of();
+          }
+        };
+    server =
+        ProviderHttpServer.start(
+            InetAddress.getLoopbackAddress(), 0, () -> snap, series, HttpLimits.DEFAULT);
   }
 
   @AfterAll
@@ -62,7 +79,8 @@ class ProviderHttpServerTest {
   }
 
   static HttpResponse<String> get(String path, String accept) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path));
     if (accept != null) {
       b.header("Accept", accept);
     }
@@ -101,7 +119,9 @@ class ProviderHttpServerTest {
   void ads_classAdTextByDefault_jsonWhenAccepted() throws Exception {
     HttpResponse<String> text = get("/v1/ads", null);
     assertEquals(200, text.statusCode());
-    assertTrue(text.body().startsWith("[\n  MyType = \"Storage\";\n  hostname = \"gridftp.example.org\";"), text.body());
+    assertTrue(
+        text.body().startsWith("[\n  MyType = \"Storage\";\n  hostname = \"gridftp.example.org\";"),
+        text.body());
     assertTrue(text.body().contains("  AvgRDBandwidth10M = "), text.body());
     assertTrue(text.body().contains("  PredRDBandwidth = "), text.body());
     assertTrue(text.body().contains("  AvgWRBandwidth100M = "), text.body());
@@ -115,10 +135,17 @@ class ProviderHttpServerTest {
   void metricsAndSeries() throws Exception {
     HttpResponse<String> m = get("/metrics", null);
     assertEquals(200, m.statusCode());
-    assertTrue(m.headers().firstValue("Content-Type").get().startsWith("text/plain; version=0.0.4"));
-    assertTrue(m.body().contains(
-        "braid_provider_transfers{volume=\"/data\",peer=\"10.0.0.1\",operation=\"read\",size_class=\"10M\"} 20\n"), m.body());
-    assertTrue(m.body().contains("braid_provider_rejected_lines{log=\"/var/log/x.log\",reason=\"binary data\"} 3\n"));
+    assertTrue(
+        m.headers().firstValue("Content-Type").get().startsWith("text/plain; version=0.0.4"));
+    assertTrue(
+        m.body()
+            .contains(
+                "braid_provider_transfers{volume=\"/data\",peer=\"10.0.0.1\",operation=\"read\",size_class=\"10M\"} 20\n"),
+        m.body());
+    assertTrue(
+        m.body()
+            .contains(
+                "braid_provider_rejected_lines{log=\"/var/log/x.log\",reason=\"binary data\"} 3\n"));
     JsonNode s = StatsJson.MAPPER.readTree(get("/v1/series/disk%2Fsda%2Futil", null).body());
     assertEquals(12.5, s.get("points").get(0).get("value").asDouble());
     assertEquals(200, get("/v1/series/disk/sda/util", null).statusCode());
@@ -134,10 +161,12 @@ class ProviderHttpServerTest {
 
   @Test
   void post_is405WithAllow() throws Exception {
-    HttpResponse<String> r = CLIENT.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/v1/stats"))
-            .POST(HttpRequest.BodyPublishers.ofString("x")).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r =
+        CLIENT.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/v1/stats"))
+                .POST(HttpRequest.BodyPublishers.ofString("x"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertEquals(405, r.statusCode());
     assertEquals("GET, HEAD", r.headers().firstValue("Allow").get());
   }
@@ -180,25 +209,34 @@ class ProviderHttpServerTest {
 
   @Test
   void connectionsBeyondTheLimit_get503AndFreeTheirSlot() throws Exception {
-    try (ProviderHttpServer small = ProviderHttpServer.start(InetAddress.getLoopbackAddress(), 0, () -> snap,
-            new SeriesSource() {
-              @Override
-              public List<String> names() {
-                return List.of();
-              }
+    try (ProviderHttpServer small =
+            ProviderHttpServer.start(
+                InetAddress.getLoopbackAddress(),
+                0,
+                () -> snap,
+                new SeriesSource() {
+                  @Override
+                  public List<String> names() {
+                    return List.of();
+                  }
 
-              @Override
-              public List<Point> points(String name) {
-                return List.of();
-              }
-            }, new HttpLimits(2048, 8192, 50, 2));
+                  @Override
+                  public List<Point> points(String name) {
+                    return List.of();
+                  }
+                },
+                new HttpLimits(2048, 8192, 50, 2));
         Socket b = new Socket(InetAddress.getLoopbackAddress(), small.port())) {
       Socket a = new Socket(InetAddress.getLoopbackAddress(), small.port());
       String ok = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
       a.getOutputStream().write(ok.getBytes(StandardCharsets.US_ASCII));
       b.getOutputStream().write(ok.getBytes(StandardCharsets.US_ASCII));
-      assertTrue(new String(a.getInputStream().readNBytes(12), StandardCharsets.US_ASCII).equals("HTTP/1.1 200"));
-      assertTrue(new String(b.getInputStream().readNBytes(12), StandardCharsets.US_ASCII).equals("HTTP/1.1 200"));
+      assertTrue(
+          new String(a.getInputStream().readNBytes(12), StandardCharsets.US_ASCII)
+              .equals("HTTP/1.1 200"));
+      assertTrue(
+          new String(b.getInputStream().readNBytes(12), StandardCharsets.US_ASCII)
+              .equals("HTTP/1.1 200"));
       try (Socket c = new Socket(InetAddress.getLoopbackAddress(), small.port())) {
         c.getOutputStream().write(ok.getBytes(StandardCharsets.US_ASCII));
         String third = new String(c.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
@@ -213,8 +251,10 @@ class ProviderHttpServerTest {
       for (int i = 0; i < 100 && !again.startsWith("HTTP/1.1 200"); i++) {
         Thread.sleep(20); // the server's worker sees the closed socket asynchronously
         try (Socket d = new Socket(InetAddress.getLoopbackAddress(), small.port())) {
-          d.getOutputStream().write("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-              .getBytes(StandardCharsets.US_ASCII));
+          d.getOutputStream()
+              .write(
+                  "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                      .getBytes(StandardCharsets.US_ASCII));
           again = new String(d.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
         }
       }

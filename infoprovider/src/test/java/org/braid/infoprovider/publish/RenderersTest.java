@@ -18,30 +18,67 @@ class RenderersTest {
   private static final Instant T = Instant.parse("2026-11-22T12:00:00Z");
 
   private static Snapshot snap(String volume, String peer, Forecast f) {
-    TransferStats all = new TransferStats(new StatsKey(volume, peer, Operation.READ, SizeClass.ALL),
-        3, 1, 30_000_000, 1_462_000, 12_800_000, 6_000_000, 100, 5_000_000, 6_100_000, T, f);
-    TransferStats small = new TransferStats(new StatsKey(volume, peer, Operation.READ, SizeClass.C10M),
-        3, 1, 30_000_000, 1_462_000, 12_800_000, 5_714_000, 100, 5_000_000, 6_100_000, T, f);
-    return new Snapshot(T, "dpslx04.lbl.gov", "gsiftp://dpslx04.lbl.gov:61000", List.of(all, small),
-        Map.of("/var/log/a \"b\".log", Map.of("bad\nreason", 2L)), Map.of("/var/log/a \"b\".log", true), Map.of());
+    TransferStats all =
+        new TransferStats(
+            new StatsKey(volume, peer, Operation.READ, SizeClass.ALL),
+            3,
+            1,
+            30_000_000,
+            1_462_000,
+            12_800_000,
+            6_000_000,
+            100,
+            5_000_000,
+            6_100_000,
+            T,
+            f);
+    TransferStats small =
+        new TransferStats(
+            new StatsKey(volume, peer, Operation.READ, SizeClass.C10M),
+            3,
+            1,
+            30_000_000,
+            1_462_000,
+            12_800_000,
+            5_714_000,
+            100,
+            5_000_000,
+            6_100_000,
+            T,
+            f);
+    return new Snapshot(
+        T,
+        "dpslx04.lbl.gov",
+        "gsiftp://dpslx04.lbl.gov:61000",
+        List.of(all, small),
+        Map.of("/var/log/a \"b\".log", Map.of("bad\nreason", 2L)),
+        Map.of("/var/log/a \"b\".log", true),
+        Map.of());
   }
 
   @Test
   void ldif_figure3Values_andForecastAttributes() {
-    Forecast f = new Forecast("default", 6_500_000, 12.34, 3.21, 20, 5, "AVG25", Forecast.Status.OK);
+    Forecast f =
+        new Forecast("default", 6_500_000, 12.34, 3.21, 20, 5, "AVG25", Forecast.Status.OK);
     String ldif = Ldif.render(snap("/", "140.221.65.69", f));
-    assertTrue(ldif.startsWith(String.join("\n",
-        "dn: cn=140.221.65.69,volume=/,hostname=dpslx04.lbl.gov,dc=lbl,dc=gov,o=grid",
-        "cn: 140.221.65.69",
-        "hostname: dpslx04.lbl.gov",
-        "gridftpurl: gsiftp://dpslx04.lbl.gov:61000",
-        "volume: /",
-        "minrdbandwidth: 1462K",
-        "maxrdbandwidth: 12800K",
-        "avgrdbandwidth: 6000K",
-        "")), ldif);
+    assertTrue(
+        ldif.startsWith(
+            String.join(
+                "\n",
+                "dn: cn=140.221.65.69,volume=/,hostname=dpslx04.lbl.gov,dc=lbl,dc=gov,o=grid",
+                "cn: 140.221.65.69",
+                "hostname: dpslx04.lbl.gov",
+                "gridftpurl: gsiftp://dpslx04.lbl.gov:61000",
+                "volume: /",
+                "minrdbandwidth: 1462K",
+                "maxrdbandwidth: 12800K",
+                "avgrdbandwidth: 6000K",
+                "")),
+        ldif);
     assertTrue(ldif.contains("\navgrdbandwidthtenmbrange: 5714K\n"), ldif);
-    assertTrue(ldif.contains("\npredrdbandwidth: 6500K\npredrderrorpct: 12.3\npredrdconfidencepct: 3.2\n"), ldif);
+    assertTrue(
+        ldif.contains("\npredrdbandwidth: 6500K\npredrderrorpct: 12.3\npredrdconfidencepct: 3.2\n"),
+        ldif);
     assertTrue(ldif.contains("\npredrdbandwidthtenmbrange: 6500K\n"), ldif);
   }
 
@@ -57,9 +94,15 @@ class RenderersTest {
   @Test
   void prometheus_labelValuesEscaped() {
     String m = PrometheusText.render(snap("/", "p", null));
-    assertTrue(m.contains("braid_provider_rejected_lines{log=\"/var/log/a \\\"b\\\".log\",reason=\"bad\\nreason\"} 2\n"), m);
+    assertTrue(
+        m.contains(
+            "braid_provider_rejected_lines{log=\"/var/log/a \\\"b\\\".log\",reason=\"bad\\nreason\"} 2\n"),
+        m);
     assertTrue(m.contains("braid_provider_log_missing{log=\"/var/log/a \\\"b\\\".log\"} 1\n"), m);
-    assertTrue(m.contains("braid_provider_bandwidth_bytes_per_second{volume=\"/\",peer=\"p\",operation=\"read\",size_class=\"10M\",stat=\"mean\"} 5714000\n"), m);
+    assertTrue(
+        m.contains(
+            "braid_provider_bandwidth_bytes_per_second{volume=\"/\",peer=\"p\",operation=\"read\",size_class=\"10M\",stat=\"mean\"} 5714000\n"),
+        m);
   }
 
   @Test

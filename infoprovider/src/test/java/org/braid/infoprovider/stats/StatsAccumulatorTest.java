@@ -16,7 +16,8 @@ class StatsAccumulatorTest {
   static TransferRecord rec(String peer, long size, double seconds, int endSecond, String code) {
     Instant end = T0.plusSeconds(endSecond);
     Instant start = end.minusNanos((long) (seconds * 1e9));
-    return new TransferRecord("h", peer, "/f", size, start, end, 1, -1, -1, Operation.READ, "/v", code, "gsiftp");
+    return new TransferRecord(
+        "h", peer, "/f", size, start, end, 1, -1, -1, Operation.READ, "/v", code, "gsiftp");
   }
 
   @Test
@@ -42,7 +43,9 @@ class StatsAccumulatorTest {
     assertEquals(70e6 / 3, small.meanBandwidth(), 1e-6);
     assertEquals(20e6, small.medianBandwidth(), 1e-6);
     double m = 70e6 / 3;
-    double sd = Math.sqrt(((10e6 - m) * (10e6 - m) + (20e6 - m) * (20e6 - m) + (40e6 - m) * (40e6 - m)) / 2);
+    double sd =
+        Math.sqrt(
+            ((10e6 - m) * (10e6 - m) + (20e6 - m) * (20e6 - m) + (40e6 - m) * (40e6 - m)) / 2);
     assertEquals(sd, small.stddevBandwidth(), 1e-6);
     assertEquals(20e6, small.lastBandwidth(), 1e-6);
     assertEquals(T0.plusSeconds(30), small.lastTime());
@@ -54,7 +57,8 @@ class StatsAccumulatorTest {
   void forecast_bandwidthFollowsNetworkProbe_regressionOnNetworkIsChosen() {
     java.util.Random rnd = new java.util.Random(3);
     StatsAccumulator acc = new StatsAccumulator();
-    org.braid.predictors.Series.Builder net = org.braid.predictors.Series.builder("network/p/bandwidth");
+    org.braid.predictors.Series.Builder net =
+        org.braid.predictors.Series.builder("network/p/bandwidth");
     for (int i = 0; i < 40; i++) {
       double n = 1e6 + rnd.nextDouble() * 9e6;
       net.add(T0.plusSeconds(600L * i - 10), n);
@@ -62,11 +66,17 @@ class StatsAccumulatorTest {
       // bandwidth = 2 x the network probe just before: seconds = size / (2 n)
       Instant end = T0.plusSeconds(600L * i);
       Instant start = end.minusNanos((long) (size / (2 * n) * 1e9));
-      acc.add(new TransferRecord("h", "p", "/f", size, start, end, 1, -1, -1, Operation.READ, "/v", "226", "gsiftp"));
+      acc.add(
+          new TransferRecord(
+              "h", "p", "/f", size, start, end, 1, -1, -1, Operation.READ, "/v", "226", "gsiftp"));
     }
-    ForecastInputs in = new ForecastInputs(org.braid.predictors.Forecaster.builder().build(),
-        java.util.Map.of("p", net.build()), org.braid.predictors.Series.empty("disk"), T0.plusSeconds(600L * 40),
-        ForecastInputs.DEFAULT_MAX_HISTORY);
+    ForecastInputs in =
+        new ForecastInputs(
+            org.braid.predictors.Forecaster.builder().build(),
+            java.util.Map.of("p", net.build()),
+            org.braid.predictors.Series.empty("disk"),
+            T0.plusSeconds(600L * 40),
+            ForecastInputs.DEFAULT_MAX_HISTORY);
     TransferStats s = acc.result(in).get(1);
     assertEquals(SizeClass.C10M, s.key().sizeClass());
     org.braid.predictors.Forecast f = s.forecast();
@@ -74,8 +84,10 @@ class StatsAccumulatorTest {
     org.junit.jupiter.api.Assertions.assertTrue(f.chosen().startsWith("G+N"), f.toString());
     org.junit.jupiter.api.Assertions.assertTrue(f.errorPct() < 5, f.toString());
     // Without the network series the same history gives a univariate forecast with a large error.
-    org.braid.predictors.Forecast uni = acc.result(ForecastInputs.univariate(T0.plusSeconds(600L * 40))).get(1).forecast();
-    org.junit.jupiter.api.Assertions.assertTrue(uni.errorPct() > f.errorPct() * 3, uni + " vs " + f);
+    org.braid.predictors.Forecast uni =
+        acc.result(ForecastInputs.univariate(T0.plusSeconds(600L * 40))).get(1).forecast();
+    org.junit.jupiter.api.Assertions.assertTrue(
+        uni.errorPct() > f.errorPct() * 3, uni + " vs " + f);
   }
 
   @Test

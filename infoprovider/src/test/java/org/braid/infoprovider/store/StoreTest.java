@@ -51,17 +51,25 @@ class StoreTest {
       st.execute("INSERT INTO schema_version (version) VALUES (99)");
     }
     StoreException e = assertThrows(StoreException.class, () -> open(TestLines.NOW));
-    assertTrue(e.getMessage().contains("schema version 99, newer than this provider's 1"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("schema version 99, newer than this provider's 1"), e.getMessage());
   }
 
   @Test
   void commit_sameKeyTwice_storesOnce() throws Exception {
     try (Store s = open(TestLines.NOW)) {
       FilePosition p = new FilePosition("/l", "fp", "", 10, 1, false);
-      assertEquals(List.of(record(1)), s.commit(p, List.of(new KeyedRecord("k1", record(1))),
-          List.of(new KeyedRejection("r1", "bad"), new KeyedRejection("r2", "bad"))));
-      assertEquals(List.of(record(2)),
-          s.commit(p, List.of(new KeyedRecord("k1", record(1)), new KeyedRecord("k2", record(2))),
+      assertEquals(
+          List.of(record(1)),
+          s.commit(
+              p,
+              List.of(new KeyedRecord("k1", record(1))),
+              List.of(new KeyedRejection("r1", "bad"), new KeyedRejection("r2", "bad"))));
+      assertEquals(
+          List.of(record(2)),
+          s.commit(
+              p,
+              List.of(new KeyedRecord("k1", record(1)), new KeyedRecord("k2", record(2))),
               List.of(new KeyedRejection("r2", "bad"), new KeyedRejection("r3", "bad"))));
       assertEquals(2, s.transferCount());
       assertEquals(Map.of("/l", Map.of("bad", 3L)), s.rejections());
@@ -73,7 +81,10 @@ class StoreTest {
   void transfersAndSeries_surviveRestart() throws Exception {
     TransferRecord r = record(3);
     try (Store s = open(TestLines.NOW)) {
-      s.commit(new FilePosition("/l", "fp", "", 1, 1, false), List.of(new KeyedRecord("k", r)), List.of());
+      s.commit(
+          new FilePosition("/l", "fp", "", 1, 1, false),
+          List.of(new KeyedRecord("k", r)),
+          List.of());
       s.addSample("network/10.0.0.1/connect", new Point(TestLines.NOW, 0.25));
     }
     try (Store s = open(TestLines.NOW)) {
@@ -88,7 +99,10 @@ class StoreTest {
   @Test
   void retention_oldRecordsAreNotStoredAndArePurged() throws Exception {
     try (Store s = open(TestLines.NOW)) {
-      s.commit(new FilePosition("/l", "fp", "", 1, 1, false), List.of(new KeyedRecord("k", record(3))), List.of());
+      s.commit(
+          new FilePosition("/l", "fp", "", 1, 1, false),
+          List.of(new KeyedRecord("k", record(3))),
+          List.of());
       s.addSample("disk/sda/util", new Point(TestLines.NOW, 5));
     }
     Instant later = TestLines.NOW.plus(Duration.ofDays(31));
@@ -97,15 +111,20 @@ class StoreTest {
       s.forEachTransfer(all::add);
       assertEquals(List.of(), all);
       assertEquals(Map.of("transfers", 1, "samples", 1, "rejectedLines", 0), s.purge());
-      s.commit(new FilePosition("/l", "fp", "", 2, 2, false), List.of(new KeyedRecord("k9", record(9))), List.of());
+      s.commit(
+          new FilePosition("/l", "fp", "", 2, 2, false),
+          List.of(new KeyedRecord("k9", record(9))),
+          List.of());
       assertEquals(0, s.transferCount());
     }
   }
 
   @Test
   void open_badArguments_namedInMessage() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Store.open(dir.resolve("x.db"), InstantSource.system(), Duration.ZERO));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> Store.open(dir.resolve("x.db"), InstantSource.system(), Duration.ZERO));
     assertEquals("retention must be positive: PT0S", e.getMessage());
   }
 }
