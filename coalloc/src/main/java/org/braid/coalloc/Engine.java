@@ -242,6 +242,10 @@ final class Engine {
     int journaled = 0;
     while (!s.complete() && s.failure() == null && workers.stream().anyMatch(Thread::isAlive)) {
       s.awaitChange(TimeUnit.MILLISECONDS.toNanos(100));
+      if (s.complete()) {
+        // the last byte is in: stop the transfer clock now; hashing the rest comes after
+        break;
+      }
       verifyPieces(s, part);
       // hash the final leading bytes now, a bounded step per pass, so that little is left at the
       // end
