@@ -55,7 +55,7 @@ def main():
 
     overall = []
     for p in predictors:
-        v = [mean(m, p) for m in mirrors if (m, p) in cells]
+        v = [x for m in mirrors for x in cells.get((m, p), [])]  # every (mirror, class) cell, as table.md
         overall.append((sum(e for e, _ in v) / len(v), sum(c for _, c in v) / len(v), p))
     overall.sort()
     colours = ["tab:red" if p.startswith("G+") else "tab:green" if p in ("default", "default+G", "Forecaster", "NWS")
