@@ -297,6 +297,28 @@ public final class PredictionStudy {
         .sorted((a, b) -> Double.compare(a.getValue()[0], b.getValue()[0]))
         .forEach(e -> sb.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f | %.0f | %.0f |%n",
             e.getKey(), e.getValue()[0], e.getValue()[1], e.getValue()[2], e.getValue()[3])));
+    sb.append("\nThe transfers: count, mean bandwidth, coefficient of variation (standard deviation / mean),"
+        + " and network probes per transfer of the class\n\n");
+    sb.append("| mirror | class | transfers | mean MB/s | CV | probes per transfer |\n|---|---|---|---|---|---|\n");
+    for (Mirror m : mirrors) {
+      for (int c = 0; c < CLASSES.count(); c++) {
+        Series g = ofClass(m.transfers(), c);
+        if (g.isEmpty()) {
+          continue;
+        }
+        double mean = 0;
+        for (int i = 0; i < g.size(); i++) {
+          mean += g.value(i) / g.size();
+        }
+        double var = 0;
+        for (int i = 0; i < g.size(); i++) {
+          var += (g.value(i) - mean) * (g.value(i) - mean) / Math.max(1, g.size() - 1);
+        }
+        sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %.2f | %.2f | %.1f |%n", m.name(),
+            CLASSES.labels().get(c), g.size(), mean / 1e6, Math.sqrt(var) / mean,
+            (double) m.network().size() / g.size()));
+      }
+    }
     sb.append("\nPearson correlation of each probe (last value before the transfer's start) with bandwidth, per size class\n\n");
     sb.append("| mirror | class | transfers | network 64 KiB probe | disk MB/s | disk util % |\n|---|---|---|---|---|---|\n");
     for (int i = 0; i + 2 < corr.size(); i += 3) {
