@@ -220,24 +220,24 @@ export_dataset() { # out
     dev=$(cat "$STUDY_WORK/disk$i.dev")
     peer="$TB_NET.$i.2"
     mkdir -p "$out/m$i"
-    cp "$TB_STATE/gridftp$i/transfer.log" "$out/m$i/transfer.log"
+    gzip -9 -n -c "$TB_STATE/gridftp$i/transfer.log" >"$out/m$i/transfer.log.gz"
     {
       echo "# start (Unix s),bandwidth (B/s),size (B): successful GridFTP reads as stored by braid provider"
       sqlite3 -csv "$db" "SELECT printf('%.6f', start_us / 1e6), printf('%.1f', size * 1e6 / (end_us - start_us)), size
         FROM transfers WHERE operation = 'read' AND result = '226' AND end_us > start_us ORDER BY start_us"
     } >"$out/m$i/transfers.csv"
-    series_csv "$db" "network/$peer/bandwidth" "64 KiB probe bandwidth (B/s)" >"$out/m$i/network.csv"
-    series_csv "$db" "disk/$dev/util_percent" "disk utilisation (%)" >"$out/m$i/disk_util.csv"
-    series_csv "$db" "disk/$dev/mb_per_second" "disk throughput (MB/s, reads + writes)" >"$out/m$i/disk_mbps.csv"
+    series_csv "$db" "network/$peer/bandwidth" "64 KiB probe bandwidth (B/s)" 1 | gzip -9 -n >"$out/m$i/network.csv.gz"
+    series_csv "$db" "disk/$dev/util_percent" "disk utilisation (%)" 3 | gzip -9 -n >"$out/m$i/disk_util.csv.gz"
+    series_csv "$db" "disk/$dev/mb_per_second" "disk throughput (MB/s, reads + writes)" 4 | gzip -9 -n >"$out/m$i/disk_mbps.csv.gz"
     cp "$STUDY_WORK/trace$i.txt" "$out/m$i/rate-trace.txt"
     { echo "# start (Unix s),seconds,competing iperf3 flows"; cat "$STUDY_WORK/netload$i.csv"; } >"$out/m$i/netload.csv"
     { echo "# start (Unix s),seconds,background fio MB/s"; cat "$STUDY_WORK/diskload$i.csv"; } >"$out/m$i/diskload.csv"
   done
 }
 
-series_csv() { # db series title
+series_csv() { # db series title decimals (values rounded to keep the dataset small)
   echo "# time (Unix s),$3: series $2"
-  sqlite3 -csv "$1" "SELECT printf('%.3f', time_us / 1e6), value FROM samples WHERE series = '$2' ORDER BY time_us"
+  sqlite3 -csv "$1" "SELECT printf('%.3f', time_us / 1e6), printf('%.$4f', value) FROM samples WHERE series = '$2' ORDER BY time_us"
 }
 
 run_eval() { # dataset-dir
@@ -356,5 +356,6 @@ case "${1:-}" in
   _netload) shift; loop_netload "$@"; exit ;;
   _diskload) shift; loop_diskload "$@"; exit ;;
   _replay) shift; loop_replay "$@"; exit ;;
+  _export) shift; export_dataset "$@"; exit ;;  # again from the stores of the last run
   *) study_main "$@"; exit ;;
 esac

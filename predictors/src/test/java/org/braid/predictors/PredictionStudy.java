@@ -20,8 +20,8 @@ import java.util.stream.Stream;
  * error and its 95% confidence interval.
  *
  * <p>The dataset holds, per mirror {@code mI/}, the transfers ({@code transfers.csv}: start,
- * bandwidth, size) and the probe series ({@code network.csv}, {@code disk_util.csv}, {@code
- * disk_mbps.csv}) exported from the provider's store. Times are stretched by {@link #COMPRESSION}
+ * bandwidth, size) and the probe series ({@code network.csv.gz}, {@code disk_util.csv.gz},
+ * {@code disk_mbps.csv.gz}; D is the disk's MB/s) exported from the provider's store. Times are stretched by {@link #COMPRESSION}
  * around the mirror's first sample, because the run compresses the paper's 5-minute probe period to
  * 2 s: hour and day windows (AVG5hr, AR5d, the Avg fill's day) then span what they span in the
  * paper.
@@ -42,9 +42,6 @@ public final class PredictionStudy {
       new SizeClasses(
           new long[] {2_500_000L, 12_500_000L, 37_500_000L},
           List.of("10M/20", "100M/20", "500M/20", "1G/20"));
-
-  /** The disk series used as D. */
-  static final String DISK = "disk_mbps.csv";
 
   /** The predictors of the table's first block, after Table 1's AVG25. */
   static final List<String> UNIVARIATE_EXTRA = List.of("NWS", "default");
@@ -85,9 +82,9 @@ public final class PredictionStudy {
     List<Mirror> out = new ArrayList<>();
     for (Path m : subdirs) {
       Series g = SeriesReaders.readCsv(m.resolve("transfers.csv"));
-      Series n = SeriesReaders.readCsv(m.resolve("network.csv"));
-      Series dm = SeriesReaders.readCsv(m.resolve("disk_mbps.csv"));
-      Series du = SeriesReaders.readCsv(m.resolve("disk_util.csv"));
+      Series n = SeriesReaders.readCsv(m.resolve("network.csv.gz"));
+      Series dm = SeriesReaders.readCsv(m.resolve("disk_mbps.csv.gz"));
+      Series du = SeriesReaders.readCsv(m.resolve("disk_util.csv.gz"));
       long t0 = Long.MAX_VALUE;
       for (Series s : List.of(g, n, dm, du)) {
         if (!s.isEmpty()) {
