@@ -220,6 +220,22 @@ public final class PredictionStudy {
     return sxx == 0 || syy == 0 ? Double.NaN : sxy / Math.sqrt(sxx * syy);
   }
 
+  static double slope(List<double[]> xy) {
+    double mx = 0;
+    double my = 0;
+    for (double[] p : xy) {
+      mx += p[0] / xy.size();
+      my += p[1] / xy.size();
+    }
+    double sxy = 0;
+    double sxx = 0;
+    for (double[] p : xy) {
+      sxy += (p[0] - mx) * (p[1] - my);
+      sxx += (p[0] - mx) * (p[0] - mx);
+    }
+    return sxx == 0 ? Double.NaN : sxy / sxx;
+  }
+
   static String resultsCsv(List<Cell> cells) {
     StringBuilder sb = new StringBuilder("mirror,size_class,predictor,scored,error_pct,ci95_pct,mean_bandwidth_Bps\n");
     for (Cell c : cells) {
@@ -314,6 +330,29 @@ public final class PredictionStudy {
         sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %.2f | %.2f | %.1f |%n", m.name(),
             CLASSES.labels().get(c), g.size(), mean / 1e6, Math.sqrt(var) / mean,
             (double) m.network().size() / g.size()));
+      }
+    }
+    sb.append("\nG on N after matching and filling, over each whole class series: tuples, Pearson r and"
+        + " least-squares slope (B/s of transfer per B/s of probe)\n\n");
+    sb.append("| mirror | class | NoFill tuples | r | slope | LV tuples | r | slope | Avg tuples | r | slope |\n");
+    sb.append("|---".repeat(11)).append("|\n");
+    for (Mirror m : mirrors) {
+      for (int c = 0; c < CLASSES.count(); c++) {
+        Series g = ofClass(m.transfers(), c);
+        if (g.size() < 3) {
+          continue;
+        }
+        sb.append("| ").append(m.name()).append(" | ").append(CLASSES.labels().get(c));
+        for (Fill f : Fill.values()) {
+          List<Multivariate.Tuple> t =
+              Multivariate.of(true, false, f).match(g, m.network(), null, g.size(), g.timeMillis(g.size() - 1));
+          List<double[]> xy = new ArrayList<>();
+          for (Multivariate.Tuple x : t) {
+            xy.add(new double[] {x.n(), x.g()});
+          }
+          sb.append(String.format(Locale.ROOT, " | %d | %.2f | %.3f", t.size(), pearson(xy), slope(xy)));
+        }
+        sb.append(" |\n");
       }
     }
     sb.append("\nPearson correlation of each probe (last value before the transfer's start) with bandwidth, per size class\n\n");
