@@ -137,7 +137,7 @@ study_cleanup() {
     kill -KILL -- "-$(cat "$f")" 2>/dev/null || true
     rm -f "$f"
   done
-  tb_cleanup
+  tb_down  # the testbed's own servers (pid files in $TB_STATE), then every braids-* name
   for i in $(seq 1 9); do
     mnt="$STUDY_WORK/disk$i"
     if mountpoint -q "$mnt" 2>/dev/null; then umount "$mnt" || umount -l "$mnt" || true; fi
