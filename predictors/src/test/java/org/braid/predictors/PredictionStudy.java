@@ -158,7 +158,7 @@ public final class PredictionStudy {
    * from the transfers before it.
    */
   static Score forecasterScore(Series g, Series n, Series d) {
-    Forecaster f = Forecaster.builder().trainingSize(TRAINING).build();
+    Forecaster f = Forecaster.builder().trainingSize(TRAINING).sizeClasses(CLASSES).build();
     double[] p = new double[g.size()];
     for (int i = 0; i < g.size(); i++) {
       p[i] = Double.NaN;
