@@ -329,16 +329,18 @@ study_main() {
     bg "transfers$i" _transfers "$i" "$deadline" $((seed * 100 + 20 + i))
   done
   while [ "$(date +%s)" -lt "$deadline" ]; do
-    sleep 60
+    sleep 60 &
+    wait $! || true  # (a signal interrupts wait at once; the trap then cleans up)
     local n=0
     for i in $(seq "$MIRRORS"); do n=$((n + $(wc -l <"$STUDY_WORK/transfers$i.csv" 2>/dev/null || echo 0))); done
     log "$(( ($(date +%s) - start) / 60 )) min: $n transfers"
   done
   # let running transfers end, then one more provider poll so the last log lines are stored
   for i in $(seq "$MIRRORS"); do
-    while kill -0 "$(cat "$STUDY_WORK/pids/transfers$i")" 2>/dev/null; do sleep 2; done
+    while kill -0 "$(cat "$STUDY_WORK/pids/transfers$i")" 2>/dev/null; do sleep 2 & wait $! || true; done
   done
-  sleep 25
+  sleep 25 &
+  wait $! || true
   for i in $(seq "$MIRRORS"); do
     kill -TERM -- "-$(cat "$STUDY_WORK/pids/provider$i")" 2>/dev/null || true
   done
