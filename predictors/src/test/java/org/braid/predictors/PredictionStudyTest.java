@@ -33,19 +33,19 @@ class PredictionStudyTest {
   void committedDataset_reproducesCommittedResultsAndCorrelations() throws Exception {
     assertTrue(mirrors.size() >= 2, "mirrors in " + STUDY.toAbsolutePath());
     assertFalse(cells.isEmpty(), "some mirror and size class has more than the training set");
-    assertEquals(Files.readString(STUDY.resolve("results.csv")), PredictionStudy.resultsCsv(cells));
+    assertEquals(Files.readString(STUDY.resolve("results.csv")), StudyReport.resultsCsv(cells));
     assertEquals(
         Files.readString(STUDY.resolve("correlations.csv")),
-        PredictionStudy.correlationsCsv(PredictionStudy.correlations(mirrors)));
+        StudyReport.correlationsCsv(PredictionStudy.correlations(mirrors)));
     assertEquals(
         Files.readString(STUDY.resolve("table.md")),
-        PredictionStudy.table(cells, PredictionStudy.correlations(mirrors), mirrors));
+        StudyReport.table(cells, PredictionStudy.correlations(mirrors), mirrors));
   }
 
   @Test
   void committedDataset_everyTable1PredictorScoredOnEveryCell() {
     long groups = cells.stream().map(c -> c.mirror() + "/" + c.sizeClass()).distinct().count();
-    for (String p : PredictionStudy.TABLE1) {
+    for (String p : StudyReport.TABLE1) {
       List<PredictionStudy.Cell> mine = cells.stream().filter(c -> c.predictor().equals(p)).toList();
       assertEquals(groups, mine.size(), p);
       for (PredictionStudy.Cell c : mine) {
