@@ -2,7 +2,7 @@
 # Paper 003's prediction study on the WAN testbed (issue 8). Root only. One command regenerates
 # the dataset and the table:
 #
-#   src/test/study/run-study.sh [--minutes 50] [--out DIR] [--seed 8] [--no-eval]
+#   src/test/study/run-study.sh [--minutes 60] [--out DIR] [--seed 8] [--no-eval]
 #   src/test/study/run-study.sh --eval-only DIR     evaluate an existing dataset (no root needed)
 #   src/test/study/run-study.sh --cleanup           remove leftovers of an interrupted run
 #
@@ -15,7 +15,7 @@
 #   through the same shaped link, changing every 10-40 s;
 # - each mirror's "disk": an ext4 file system on its own loop device (backing file in /dev/shm),
 #   with a read bandwidth budget (cgroup v1 blkio throttle) shared by the GridFTP server and
-#   background fio readers/writers of varying rate (0-7 MB/s), visible in /proc/diskstats;
+#   background fio readers/writers of varying rate (0-7 MiB/s), visible in /proc/diskstats;
 # - GridFTP reads of 1-50 MB (paper 003: 10 MB-1 GB, scaled by 1/20) at random intervals, eight
 #   parallel streams (globus-url-copy -p 8), from the client namespace; the file's page cache is
 #   dropped before each transfer so it is read from the loop device;
@@ -25,7 +25,7 @@
 # - at the end the providers' SQLite stores are exported (transfers and probe series) into the
 #   dataset directory, and the evaluation (org.braid.predictors.PredictionStudy) writes the table.
 #
-# Environment: STUDY_MIRRORS (3), STUDY_GAP_MEAN seconds between transfers (8),
+# Environment: STUDY_MIRRORS (1-3, default 3), STUDY_GAP_MEAN seconds between transfers (8),
 # STUDY_DISK_MBPS read budget per mirror (8), STUDY_PROBE_SECONDS (2), STUDY_TRACES (HSDPA dir).
 set -euo pipefail
 
@@ -58,6 +58,7 @@ TRACE_FILES=("norway_bus_1 norway_bus_16 norway_bus_7 norway_car_3" \
 
 log() { echo "study: $(date -u +%H:%M:%S) $*" >&2; }
 die() { echo "study: $*" >&2; exit 1; }
+usage() { echo "study: $*" >&2; exit 2; }
 
 # --- internal subcommands, each run in its own session (setsid) so it can be stopped as a group
 
@@ -242,7 +243,7 @@ series_csv() { # db series title decimals (values rounded to keep the dataset sm
 
 run_eval() { # dataset-dir
   local data
-  data=$(cd "$1" && pwd) || die "no such dataset directory: $1"
+  data=$(cd "$1" 2>/dev/null && pwd) || usage "no such dataset directory: $1"
   log "evaluating $data"
   (cd "$repo" && ./mvnw -B -q -o -pl predictors test-compile exec:exec -Dexec.executable=java \
     -Dexec.classpathScope=test \
@@ -261,7 +262,7 @@ run_eval() { # dataset-dir
 }
 
 study_main() {
-  local minutes=50 out="$repo/predictors/src/test/resources/study" seed=8 eval=1
+  local minutes=60 out="$repo/predictors/src/test/resources/study" seed=8 eval=1
   while [ $# -gt 0 ]; do
     case "$1" in
       --minutes) minutes=$2; shift 2 ;;
@@ -271,10 +272,12 @@ study_main() {
       --eval-only) run_eval "$2"; return ;;
       --cleanup) tb_need_root; study_cleanup; return ;;
       -h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; return ;;
-      *) die "unknown option: $1 (see --help)" ;;
+      *) usage "unknown option: $1 (see --help)" ;;
     esac
   done
-  [[ "$minutes" =~ ^[0-9]+$ ]] && [ "$minutes" -ge 1 ] || die "--minutes must be a positive integer: $minutes"
+  [[ "$minutes" =~ ^[0-9]+$ ]] && [ "$minutes" -ge 1 ] || usage "--minutes must be a positive integer: $minutes"
+  [[ "$seed" =~ ^[0-9]+$ ]] || usage "--seed must be a non-negative integer: $seed"
+  [[ "$MIRRORS" =~ ^[1-3]$ ]] || usage "STUDY_MIRRORS must be 1, 2 or 3: $MIRRORS"
   tb_need_root
   if [ -z "${STUDY_PRIVATE_NS:-}" ]; then
     # The run lives in its own mount namespace: the loop mounts and the namespaces' bind mounts
