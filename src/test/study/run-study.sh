@@ -151,6 +151,11 @@ study_cleanup() {
   rm -rf "$STUDY_SHM"
 }
 
+study_lock() { # one run at a time: a second one would remove the first one's testbed
+  exec 9>/tmp/braids-study.lock
+  flock -n 9 || usage "another study run is active, or its processes are left over (then: --cleanup)"
+}
+
 bg() { # name cmd...: runs "$0 _cmd args" in a new session, remembers its pid
   local name=$1; shift
   setsid "$here/run-study.sh" "$@" >>"$STUDY_WORK/$name.out" 2>&1 &
@@ -280,6 +285,7 @@ study_main() {
   [[ "$MIRRORS" =~ ^[1-3]$ ]] || usage "STUDY_MIRRORS must be 1, 2 or 3: $MIRRORS"
   tb_need_root
   if [ -z "${STUDY_PRIVATE_NS:-}" ]; then
+    study_lock  # held (fd 9) through the exec below until the run ends
     # The run lives in its own mount namespace: the loop mounts and the namespaces' bind mounts
     # in /run/netns are invisible to other harnesses, and a process another harness starts with
     # `ip netns exec` meanwhile cannot copy our mounts and keep the loop devices busy.
