@@ -10,8 +10,11 @@
 # by replaying a trace of rates (paper 000, section 3.1: set the capacity with tc, sleep until
 # the next sample, repeat).
 #
-# Everything it creates is named with the prefix "braidb-"; addresses are 10.231.x.y and exist
-# only inside those namespaces. Nothing is routed to the root namespace.
+# Everything it creates is named with the prefix "braidb-" (by default); addresses are 10.231.x.y and exist
+# only inside those namespaces. Nothing is routed to the root namespace. Another harness can run
+# a second testbed at the same time with its own prefix and network: TB_PREFIX=braids-
+# TB_NET=10.232 (the prefix must end in "-" and be at most 7 characters, as interface names are
+# limited to 15; cleanup removes only names with this testbed's prefix).
 #
 # Usage (as a command; the harness sources this file and calls the tb_* functions instead):
 #   testbed.sh up --www DIR --rates "80 40 20 10" [--shared "1 2" --uplink MBIT] [--gridftp] [--xrootd]
@@ -21,15 +24,18 @@
 #   testbed.sh stop-mirror I | start-mirror I    stop or restart mirror I's nginx
 #   testbed.sh exec CMD...          run CMD in the client namespace
 #   testbed.sh down                 remove this testbed (also done by --cleanup)
-#   testbed.sh --cleanup            remove every leftover namespace, interface and process named braidb-*
+#   testbed.sh --cleanup            remove every leftover namespace, interface and process named $TB_PREFIX*
 #
-# Mirror I serves http://10.231.I.1/<file> (and gsiftp://10.231.I.1:2811/<file> with --gridftp,
-# root://10.231.I.1:1094/<file> with --xrootd)
-# from DIR; the client is namespace braidb-c.
+# Mirror I serves http://$TB_NET.I.1/<file> (and gsiftp://$TB_NET.I.1:2811/<file> with --gridftp,
+# root://$TB_NET.I.1:1094/<file> with --xrootd)
+# from DIR; the client is namespace ${TB_PREFIX}c.
 
 set -euo pipefail
 
-TB_PREFIX=braidb-
+TB_PREFIX=${TB_PREFIX:-braidb-}
+TB_NET=${TB_NET:-10.231}
+[[ "$TB_PREFIX" =~ ^[a-z][a-z0-9]{0,5}-$ ]] || { echo "testbed: TB_PREFIX must be 1-6 lower-case letters or digits and a '-': '$TB_PREFIX'" >&2; exit 2; }
+[[ "$TB_NET" =~ ^10\.[0-9]{1,3}$ ]] || { echo "testbed: TB_NET must look like 10.N: '$TB_NET'" >&2; exit 2; }
 TB_CLIENT=${TB_PREFIX}c
 TB_ROUTER=${TB_PREFIX}r
 TB_STATE=${TB_STATE:-/tmp/${TB_PREFIX}state}
@@ -48,7 +54,7 @@ tb_need_root() {
 # The device whose egress carries mirror I's data towards the client, and its namespace.
 tb_dev() { echo "${TB_PREFIX}m$1s"; }
 tb_ns() { echo "${TB_PREFIX}m$1"; }
-tb_addr() { echo "10.231.$1.1"; }
+tb_addr() { echo "$TB_NET.$1.1"; }
 
 tb_tbf() { # ns dev mbit add|change
   local ns=$1 dev=$2 mbit=$3 op=${4:-add}
@@ -88,8 +94,8 @@ tb_up() {
     tb_netns "$TB_ROUTER"
     ip netns exec "$TB_ROUTER" sysctl -q -w net.ipv4.ip_forward=1
     tb_veth "${TB_PREFIX}ru" "$TB_ROUTER" "${TB_PREFIX}rc" "$TB_CLIENT"
-    ip netns exec "$TB_ROUTER" ip addr add 10.231.200.1/30 dev "${TB_PREFIX}ru"
-    ip netns exec "$TB_CLIENT" ip addr add 10.231.200.2/30 dev "${TB_PREFIX}rc"
+    ip netns exec "$TB_ROUTER" ip addr add $TB_NET.200.1/30 dev "${TB_PREFIX}ru"
+    ip netns exec "$TB_CLIENT" ip addr add $TB_NET.200.2/30 dev "${TB_PREFIX}rc"
     tb_tbf "$TB_ROUTER" "${TB_PREFIX}ru" "$uplink"
     echo "$uplink" >"$TB_STATE/uplink"
   fi
@@ -100,14 +106,14 @@ tb_up() {
     tb_netns "$ns"
     if [[ " $shared " == *" $i "* ]]; then
       tb_veth "$(tb_dev $i)" "$ns" "${TB_PREFIX}m${i}r" "$TB_ROUTER"
-      ip netns exec "$ns" ip addr add "10.231.$i.1/30" dev "$(tb_dev $i)"
-      ip netns exec "$TB_ROUTER" ip addr add "10.231.$i.2/30" dev "${TB_PREFIX}m${i}r"
-      ip netns exec "$ns" ip route add default via "10.231.$i.2"
-      ip netns exec "$TB_CLIENT" ip route add "10.231.$i.0/30" via 10.231.200.1
+      ip netns exec "$ns" ip addr add "$TB_NET.$i.1/30" dev "$(tb_dev $i)"
+      ip netns exec "$TB_ROUTER" ip addr add "$TB_NET.$i.2/30" dev "${TB_PREFIX}m${i}r"
+      ip netns exec "$ns" ip route add default via "$TB_NET.$i.2"
+      ip netns exec "$TB_CLIENT" ip route add "$TB_NET.$i.0/30" via $TB_NET.200.1
     else
       tb_veth "$(tb_dev $i)" "$ns" "${TB_PREFIX}m${i}c" "$TB_CLIENT"
-      ip netns exec "$ns" ip addr add "10.231.$i.1/30" dev "$(tb_dev $i)"
-      ip netns exec "$TB_CLIENT" ip addr add "10.231.$i.2/30" dev "${TB_PREFIX}m${i}c"
+      ip netns exec "$ns" ip addr add "$TB_NET.$i.1/30" dev "$(tb_dev $i)"
+      ip netns exec "$TB_CLIENT" ip addr add "$TB_NET.$i.2/30" dev "${TB_PREFIX}m${i}c"
     fi
     tb_tbf "$ns" "$(tb_dev $i)" "$r"
     tb_start_mirror $i
@@ -236,7 +242,7 @@ tb_down() {
   tb_cleanup
 }
 
-# Removes everything named braidb-*: processes inside those namespaces, then the namespaces (their
+# Removes everything named $TB_PREFIX*: processes inside those namespaces, then the namespaces (their
 # veth ends go with them), then any veth left in the root namespace by an interrupted setup.
 tb_cleanup() {
   local ns pid dev

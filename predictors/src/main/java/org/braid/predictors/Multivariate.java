@@ -296,6 +296,53 @@ public final class Multivariate {
     return Evaluation.score(g, p, training);
   }
 
+  /**
+   * This model as a {@link Predictor} over fixed probe series, so that it can run beside the
+   * univariate predictors (for example among the candidates of an adaptive selection). Its state
+   * keeps the transfers added so far; each prediction refits the model to them and to the probes up
+   * to the prediction time, exactly as {@link #predict}. Cost per prediction: as {@link #predict}.
+   *
+   * @param networkSeries the network probe series (required when the model uses network data)
+   * @param diskSeries the disk load series (required when the model uses disk data)
+   * @throws NullPointerException if a series the model uses is null
+   */
+  public Predictor asPredictor(Series networkSeries, Series diskSeries) {
+    Series nn = network ? Objects.requireNonNull(networkSeries, "network series") : null;
+    Series dd = disk ? Objects.requireNonNull(diskSeries, "disk series") : null;
+    Multivariate model = this;
+    return new Predictor() {
+      @Override
+      public String name() {
+        return model.name();
+      }
+
+      @Override
+      public State start() {
+        return new State() {
+          private final Series.Builder history = Series.builder(model.name());
+          private Series built;
+
+          @Override
+          public void add(long t, double v, long size) {
+            history.add(java.time.Instant.ofEpochMilli(t), v, size);
+            built = null;
+          }
+
+          @Override
+          public double predict(long t, long size) {
+            if (history.size() == 0) {
+              return Double.NaN;
+            }
+            if (built == null) {
+              built = history.build();
+            }
+            return model.predict(built, nn, dd, built.size(), t);
+          }
+        };
+      }
+    };
+  }
+
   private static double mean(double[] a) {
     double s = 0;
     for (double v : a) {

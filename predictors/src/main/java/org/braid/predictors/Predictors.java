@@ -294,10 +294,22 @@ public final class Predictors {
 
   /** Braid's default selection without the size classes, for comparisons. */
   public static Predictor defaultUnclassed() {
+    return defaultUnclassed("default", List.of());
+  }
+
+  /**
+   * Braid's default selection rule (without size classes) over {@link #defaultCandidates()} and
+   * the given extra candidates, for example the regression models of {@link
+   * Multivariate#asPredictor}.
+   *
+   * @throws NullPointerException if the name or the list is null
+   */
+  public static Predictor defaultUnclassed(String name, List<Predictor> extraCandidates) {
+    Objects.requireNonNull(name, "name");
+    List<Predictor> c = new ArrayList<>(defaultCandidates());
+    c.addAll(extraCandidates);
     return new AdaptivePredictor(
-        "default",
-        defaultCandidates(),
-        new AdaptivePredictor.Options(false, -20, new int[] {5}, 10, DEFAULT_GAPS));
+        name, c, new AdaptivePredictor.Options(false, -20, new int[] {5}, 10, DEFAULT_GAPS));
   }
 
   /**

@@ -142,4 +142,53 @@ class MultivariateTest {
     assertTrue(f.chosen().startsWith("G+N"), f.chosen());
     assertEquals(1500.0, f.value(), 1e-6);
   }
+
+  @Test
+  void asPredictor_predictsAsTheModelOnTheSameHistory() {
+    Series.Builder gb = Series.builder("g");
+    Series.Builder nb = Series.builder("n");
+    java.util.Random r = new java.util.Random(3);
+    for (int i = 0; i < 60; i++) {
+      nb.add(Instant.ofEpochSecond(i * 10L), 1 + r.nextDouble() * 9);
+      if (i % 3 == 1) {
+        gb.add(Instant.ofEpochSecond(i * 10L + 2), 100 + r.nextDouble() * 50, 1000);
+      }
+    }
+    Series gs = gb.build();
+    Series ns = nb.build();
+    for (Multivariate m : List.of(Multivariate.of(true, false, Fill.AVG), Multivariate.of(true, false, Fill.NOFILL))) {
+      Predictor p = m.asPredictor(ns, null);
+      assertEquals(m.name(), p.name());
+      Predictor.State st = p.start();
+      assertTrue(Double.isNaN(st.predict(0, 1000)));
+      for (int i = 0; i < gs.size(); i++) {
+        long t = gs.timeMillis(i);
+        double want = m.predict(gs.head(i), ns, null, i, t);
+        double got = st.predict(t, 1000);
+        if (Double.isNaN(want)) {
+          assertTrue(Double.isNaN(got), m.name() + " at " + i);
+        } else {
+          assertEquals(want, got, 1e-9, m.name() + " at " + i);
+        }
+        st.add(t, gs.value(i), 1000);
+      }
+    }
+    assertThrows(NullPointerException.class, () -> Multivariate.of(false, true, Fill.LV).asPredictor(ns, null));
+  }
+
+  @Test
+  void defaultWithExtraCandidates_noExtras_predictsAsTheDefault() {
+    Series.Builder b = Series.builder("g");
+    java.util.Random r = new java.util.Random(5);
+    for (int i = 0; i < 80; i++) {
+      b.add(Instant.ofEpochSecond(i * 60L), 50 + r.nextGaussian() * 10 + (i / 20) * 20, 1000);
+    }
+    Series s = b.build();
+    double[] want = Evaluation.oneStep(Predictors.defaultUnclassed(), s);
+    double[] got = Evaluation.oneStep(Predictors.defaultUnclassed("x", List.of()), s);
+    assertEquals(want.length, got.length);
+    for (int i = 0; i < want.length; i++) {
+      assertEquals(want[i], got[i], 0.0, "sample " + i);
+    }
+  }
 }

@@ -1,0 +1,63 @@
+package org.braid.predictors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The prediction study's committed dataset (real GridFTP transfers and provider probes recorded by
+ * {@code src/test/study/run-study.sh}, see docs/prediction-study.md) gives exactly the committed
+ * table: a change to any predictor, to the matching and filling, or to the scoring shows here.
+ */
+class PredictionStudyTest {
+
+  static final Path STUDY = Path.of("src/test/resources/study");
+
+  // the evaluation replays every predictor over the whole dataset (tens of seconds): once per class
+  private static List<PredictionStudy.Mirror> mirrors;
+  private static List<PredictionStudy.Cell> cells;
+
+  @BeforeAll
+  static void evaluateOnce() throws Exception {
+    mirrors = PredictionStudy.load(STUDY);
+    cells = PredictionStudy.evaluate(mirrors);
+  }
+
+  @Test
+  void committedDataset_reproducesCommittedResultsAndCorrelations() throws Exception {
+    assertTrue(mirrors.size() >= 2, "mirrors in " + STUDY.toAbsolutePath());
+    assertFalse(cells.isEmpty(), "some mirror and size class has more than the training set");
+    assertEquals(Files.readString(STUDY.resolve("results.csv")), StudyReport.resultsCsv(cells));
+    assertEquals(
+        Files.readString(STUDY.resolve("correlations.csv")),
+        StudyReport.correlationsCsv(PredictionStudy.correlations(mirrors)));
+    assertEquals(
+        Files.readString(STUDY.resolve("table.md")),
+        StudyReport.table(cells, PredictionStudy.correlations(mirrors), mirrors));
+  }
+
+  @Test
+  void committedDataset_everyTable1PredictorScoredOnEveryCell() {
+    long groups = cells.stream().map(c -> c.mirror() + "/" + c.sizeClass()).distinct().count();
+    for (String p : StudyReport.TABLE1) {
+      List<PredictionStudy.Cell> mine = cells.stream().filter(c -> c.predictor().equals(p)).toList();
+      assertEquals(groups, mine.size(), p);
+      for (PredictionStudy.Cell c : mine) {
+        assertTrue(c.score().count() > 0, p + " scored nothing on " + c.mirror() + "/" + c.sizeClass());
+      }
+    }
+  }
+
+  @Test
+  void pearson_perfectAndNone() {
+    assertEquals(1.0, PredictionStudy.pearson(List.of(new double[] {1, 2}, new double[] {2, 4}, new double[] {3, 6})), 1e-12);
+    assertEquals(-1.0, PredictionStudy.pearson(List.of(new double[] {1, 2}, new double[] {2, 0}, new double[] {3, -2})), 1e-12);
+    assertTrue(Double.isNaN(PredictionStudy.pearson(List.of(new double[] {1, 2}, new double[] {1, 3}, new double[] {1, 4}))));
+  }
+}
