@@ -298,9 +298,8 @@ public final class Predictors {
   }
 
   /**
-   * Braid's default selection rule (without size classes) over {@link #defaultCandidates()} and
-   * the given extra candidates, for example the regression models of {@link
-   * Multivariate#asPredictor}.
+   * Braid's default selection rule (without size classes) over {@link #defaultCandidates()} and the
+   * given extra candidates, for example the regression models of {@link Multivariate#asPredictor}.
    *
    * @throws NullPointerException if the name or the list is null
    */

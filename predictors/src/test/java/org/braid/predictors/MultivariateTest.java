@@ -156,7 +156,9 @@ class MultivariateTest {
     }
     Series gs = gb.build();
     Series ns = nb.build();
-    for (Multivariate m : List.of(Multivariate.of(true, false, Fill.AVG), Multivariate.of(true, false, Fill.NOFILL))) {
+    for (Multivariate m :
+        List.of(
+            Multivariate.of(true, false, Fill.AVG), Multivariate.of(true, false, Fill.NOFILL))) {
       Predictor p = m.asPredictor(ns, null);
       assertEquals(m.name(), p.name());
       Predictor.State st = p.start();
@@ -173,7 +175,9 @@ class MultivariateTest {
         st.add(t, gs.value(i), 1000);
       }
     }
-    assertThrows(NullPointerException.class, () -> Multivariate.of(false, true, Fill.LV).asPredictor(ns, null));
+    assertThrows(
+        NullPointerException.class,
+        () -> Multivariate.of(false, true, Fill.LV).asPredictor(ns, null));
   }
 
   @Test

@@ -7,23 +7,22 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
 /**
  * Paper 003's prediction study (section 3.3, Table 1, Figure 9) on a dataset recorded by {@code
  * src/test/study/run-study.sh}: for every mirror and file-size class, every predictor is replayed
- * over the GridFTP transfers the paper's way (each transfer after a 15-value training set
- * predicted from the transfers and probes before its start) and scored with the normalized percent
- * error and its 95% confidence interval.
+ * over the GridFTP transfers the paper's way (each transfer after a 15-value training set predicted
+ * from the transfers and probes before its start) and scored with the normalized percent error and
+ * its 95% confidence interval.
  *
  * <p>The dataset holds, per mirror {@code mI/}, the transfers ({@code transfers.csv}: start,
- * bandwidth, size) and the probe series ({@code network.csv.gz}, {@code disk_util.csv.gz},
- * {@code disk_mbps.csv.gz}; D is the disk's MB/s) exported from the provider's store. Times are stretched by {@link #COMPRESSION}
- * around the mirror's first sample, because the run compresses the paper's 5-minute probe period to
- * 2 s: hour and day windows (AVG5hr, AR5d, the Avg fill's day) then span what they span in the
- * paper.
+ * bandwidth, size) and the probe series ({@code network.csv.gz}, {@code disk_util.csv.gz}, {@code
+ * disk_mbps.csv.gz}; D is the disk's MB/s) exported from the provider's store. Times are stretched
+ * by {@link #COMPRESSION} around the mirror's first sample, because the run compresses the paper's
+ * 5-minute probe period to 2 s: hour and day windows (AVG5hr, AR5d, the Avg fill's day) then span
+ * what they span in the paper.
  *
  * <p>Writes {@code results.csv}, {@code correlations.csv} and {@code table.md} into the dataset
  * directory. Run by the driver; {@code PredictionStudyTest} checks the committed numbers.
@@ -33,7 +32,10 @@ public final class PredictionStudy {
   /** Probe period in the paper (300 s) over the probe period of the run (2 s). */
   static final long COMPRESSION = 150;
 
-  /** Paper 003's training set: the first 15 transfers are not scored (-Dstudy.training=N for pilots). */
+  /**
+   * Paper 003's training set: the first 15 transfers are not scored (-Dstudy.training=N for
+   * pilots).
+   */
   static final int TRAINING = Integer.getInteger("study.training", 15);
 
   /** Paper 003's size classes (10M, 100M, 500M, 1G boundaries 50, 250, 750 MB) scaled by 1/20. */
@@ -45,7 +47,10 @@ public final class PredictionStudy {
   /** One scored cell: a predictor on one mirror's transfers of one size class. */
   record Cell(String mirror, String sizeClass, String predictor, Score score) {}
 
-  /** Pearson correlation of a probe series (value at or before each transfer's start) with bandwidth. */
+  /**
+   * Pearson correlation of a probe series (value at or before each transfer's start) with
+   * bandwidth.
+   */
   record Correlation(String mirror, String sizeClass, String probe, int count, double r) {}
 
   /** One mirror's data: transfers and probe series, times already stretched. */
@@ -70,7 +75,10 @@ public final class PredictionStudy {
   static List<Mirror> load(Path dir) throws IOException {
     List<Path> subdirs;
     try (Stream<Path> s = Files.list(dir)) {
-      subdirs = s.filter(p -> Files.isDirectory(p) && p.getFileName().toString().matches("m[0-9]+")).sorted().toList();
+      subdirs =
+          s.filter(p -> Files.isDirectory(p) && p.getFileName().toString().matches("m[0-9]+"))
+              .sorted()
+              .toList();
     }
     if (subdirs.isEmpty()) {
       throw new IllegalArgumentException("no mirror directories (m1, m2, ...) in " + dir);
@@ -88,7 +96,13 @@ public final class PredictionStudy {
         }
       }
       String name = m.getFileName().toString();
-      out.add(new Mirror(name, stretch(g, t0, "G"), stretch(n, t0, "N"), stretch(dm, t0, "D"), stretch(du, t0, "Dutil")));
+      out.add(
+          new Mirror(
+              name,
+              stretch(g, t0, "G"),
+              stretch(n, t0, "N"),
+              stretch(dm, t0, "D"),
+              stretch(du, t0, "Dutil")));
     }
     return out;
   }
@@ -96,7 +110,10 @@ public final class PredictionStudy {
   private static Series stretch(Series s, long t0, String name) {
     Series.Builder b = Series.builder(name);
     for (int i = 0; i < s.size(); i++) {
-      b.add(Instant.ofEpochMilli(t0 + (s.timeMillis(i) - t0) * COMPRESSION), s.value(i), s.sizeBytes(i));
+      b.add(
+          Instant.ofEpochMilli(t0 + (s.timeMillis(i) - t0) * COMPRESSION),
+          s.value(i),
+          s.sizeBytes(i));
     }
     return b.build();
   }
@@ -143,7 +160,9 @@ public final class PredictionStudy {
       out.put(mv.name(), mv.evaluate(g, n, d, null, TRAINING));
       regression.add(mv.asPredictor(n, d));
     }
-    out.put("default+G", Evaluation.evaluate(Predictors.defaultUnclassed("default+G", regression), g, TRAINING));
+    out.put(
+        "default+G",
+        Evaluation.evaluate(Predictors.defaultUnclassed("default+G", regression), g, TRAINING));
     out.put("Forecaster", forecasterScore(g, n, d));
     return out;
   }
@@ -159,7 +178,8 @@ public final class PredictionStudy {
     for (int i = 0; i < g.size(); i++) {
       p[i] = Double.NaN;
       if (i >= TRAINING) {
-        Forecast fc = f.forecast(g.head(i), n, d, g.sizeBytes(i), Instant.ofEpochMilli(g.timeMillis(i)));
+        Forecast fc =
+            f.forecast(g.head(i), n, d, g.sizeBytes(i), Instant.ofEpochMilli(g.timeMillis(i)));
         if (fc.isAvailable()) {
           p[i] = fc.value();
         }
@@ -183,7 +203,8 @@ public final class PredictionStudy {
     return out;
   }
 
-  private static Correlation correlation(String mirror, String cls, String probe, Series g, Series s) {
+  private static Correlation correlation(
+      String mirror, String cls, String probe, Series g, Series s) {
     List<double[]> pairs = new ArrayList<>();
     for (int i = 0; i < g.size(); i++) {
       int j = s.lastIndexAtOrBefore(g.timeMillis(i));

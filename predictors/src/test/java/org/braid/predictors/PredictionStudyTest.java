@@ -46,18 +46,31 @@ class PredictionStudyTest {
   void committedDataset_everyTable1PredictorScoredOnEveryCell() {
     long groups = cells.stream().map(c -> c.mirror() + "/" + c.sizeClass()).distinct().count();
     for (String p : StudyReport.TABLE1) {
-      List<PredictionStudy.Cell> mine = cells.stream().filter(c -> c.predictor().equals(p)).toList();
+      List<PredictionStudy.Cell> mine =
+          cells.stream().filter(c -> c.predictor().equals(p)).toList();
       assertEquals(groups, mine.size(), p);
       for (PredictionStudy.Cell c : mine) {
-        assertTrue(c.score().count() > 0, p + " scored nothing on " + c.mirror() + "/" + c.sizeClass());
+        assertTrue(
+            c.score().count() > 0, p + " scored nothing on " + c.mirror() + "/" + c.sizeClass());
       }
     }
   }
 
   @Test
   void pearson_perfectAndNone() {
-    assertEquals(1.0, PredictionStudy.pearson(List.of(new double[] {1, 2}, new double[] {2, 4}, new double[] {3, 6})), 1e-12);
-    assertEquals(-1.0, PredictionStudy.pearson(List.of(new double[] {1, 2}, new double[] {2, 0}, new double[] {3, -2})), 1e-12);
-    assertTrue(Double.isNaN(PredictionStudy.pearson(List.of(new double[] {1, 2}, new double[] {1, 3}, new double[] {1, 4}))));
+    assertEquals(
+        1.0,
+        PredictionStudy.pearson(
+            List.of(new double[] {1, 2}, new double[] {2, 4}, new double[] {3, 6})),
+        1e-12);
+    assertEquals(
+        -1.0,
+        PredictionStudy.pearson(
+            List.of(new double[] {1, 2}, new double[] {2, 0}, new double[] {3, -2})),
+        1e-12);
+    assertTrue(
+        Double.isNaN(
+            PredictionStudy.pearson(
+                List.of(new double[] {1, 2}, new double[] {1, 3}, new double[] {1, 4}))));
   }
 }

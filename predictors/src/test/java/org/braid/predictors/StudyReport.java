@@ -19,10 +19,21 @@ final class StudyReport {
   private StudyReport() {}
 
   static String resultsCsv(List<Cell> cells) {
-    StringBuilder sb = new StringBuilder("mirror,size_class,predictor,scored,error_pct,ci95_pct,mean_bandwidth_Bps\n");
+    StringBuilder sb =
+        new StringBuilder(
+            "mirror,size_class,predictor,scored,error_pct,ci95_pct,mean_bandwidth_Bps\n");
     for (Cell c : cells) {
-      sb.append(String.format(Locale.ROOT, "%s,%s,%s,%d,%.2f,%.2f,%.0f%n", c.mirror(), c.sizeClass(), c.predictor(),
-          c.score().count(), c.score().errorPct(), c.score().ciPct(), c.score().meanMeasured()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "%s,%s,%s,%d,%.2f,%.2f,%.0f%n",
+              c.mirror(),
+              c.sizeClass(),
+              c.predictor(),
+              c.score().count(),
+              c.score().errorPct(),
+              c.score().ciPct(),
+              c.score().meanMeasured()));
     }
     return sb.toString();
   }
@@ -30,14 +41,26 @@ final class StudyReport {
   static String correlationsCsv(List<Correlation> corr) {
     StringBuilder sb = new StringBuilder("mirror,size_class,probe,pairs,pearson_r\n");
     for (Correlation c : corr) {
-      sb.append(String.format(Locale.ROOT, "%s,%s,%s,%d,%.3f%n", c.mirror(), c.sizeClass(), c.probe(), c.count(), c.r()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "%s,%s,%s,%d,%.3f%n",
+              c.mirror(),
+              c.sizeClass(),
+              c.probe(),
+              c.count(),
+              c.r()));
     }
     return sb.toString();
   }
 
-  /** Mean over the size classes of a mirror (the paper's "averages based on different file categories"). */
+  /**
+   * Mean over the size classes of a mirror (the paper's "averages based on different file
+   * categories").
+   */
   static Map<String, double[]> byMirror(List<Cell> cells, String mirror) {
-    Map<String, double[]> sums = new LinkedHashMap<>(); // predictor -> {error sum, ci sum, classes, scored}
+    Map<String, double[]> sums =
+        new LinkedHashMap<>(); // predictor -> {error sum, ci sum, classes, scored}
     for (Cell c : cells) {
       if (mirror == null || c.mirror().equals(mirror)) {
         double[] a = sums.computeIfAbsent(c.predictor(), k -> new double[4]);
@@ -55,8 +78,17 @@ final class StudyReport {
   }
 
   static final List<String> TABLE1 =
-      List.of("AVG25", "G+N NoFill", "G+N LV", "G+N Avg", "G+D NoFill", "G+D LV", "G+D Avg",
-          "G+N+D NoFill", "G+N+D LV", "G+N+D Avg");
+      List.of(
+          "AVG25",
+          "G+N NoFill",
+          "G+N LV",
+          "G+N Avg",
+          "G+D NoFill",
+          "G+D LV",
+          "G+D Avg",
+          "G+N+D NoFill",
+          "G+N+D LV",
+          "G+N+D Avg");
 
   static final List<String> EXTRA = List.of("default", "default+G", "Forecaster", "NWS");
 
@@ -66,7 +98,8 @@ final class StudyReport {
     for (Mirror m : mirrors) {
       names.add(m.name());
     }
-    sb.append("Normalized percent prediction error (mean over size classes; 95% confidence interval of the error in brackets)\n\n");
+    sb.append(
+        "Normalized percent prediction error (mean over size classes; 95% confidence interval of the error in brackets)\n\n");
     List<String> cols = new ArrayList<>(TABLE1);
     cols.addAll(EXTRA);
     sb.append("| mirror | ").append(String.join(" | ", cols)).append(" |\n");
@@ -86,15 +119,27 @@ final class StudyReport {
       sb.append(" |\n");
     }
     sb.append("\nEvery predictor, mean over mirrors and size classes, best first\n\n");
-    sb.append("| predictor | error % | 95% CI | cells | scored transfers |\n|---|---|---|---|---|\n");
+    sb.append(
+        "| predictor | error % | 95% CI | cells | scored transfers |\n|---|---|---|---|---|\n");
     Map<String, double[]> all = byMirror(cells, null);
     all.entrySet().stream()
         .sorted((a, b) -> Double.compare(a.getValue()[0], b.getValue()[0]))
-        .forEach(e -> sb.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f | %.0f | %.0f |%n",
-            e.getKey(), e.getValue()[0], e.getValue()[1], e.getValue()[2], e.getValue()[3])));
-    sb.append("\nThe transfers: count, mean bandwidth, coefficient of variation (standard deviation / mean),"
-        + " and network probes per transfer of the class\n\n");
-    sb.append("| mirror | class | transfers | mean MB/s | CV | probes per transfer |\n|---|---|---|---|---|---|\n");
+        .forEach(
+            e ->
+                sb.append(
+                    String.format(
+                        Locale.ROOT,
+                        "| %s | %.2f | %.2f | %.0f | %.0f |%n",
+                        e.getKey(),
+                        e.getValue()[0],
+                        e.getValue()[1],
+                        e.getValue()[2],
+                        e.getValue()[3])));
+    sb.append(
+        "\nThe transfers: count, mean bandwidth, coefficient of variation (standard deviation / mean),"
+            + " and network probes per transfer of the class\n\n");
+    sb.append(
+        "| mirror | class | transfers | mean MB/s | CV | probes per transfer |\n|---|---|---|---|---|---|\n");
     for (Mirror m : mirrors) {
       for (int c = 0; c < PredictionStudy.CLASSES.count(); c++) {
         Series g = PredictionStudy.ofClass(m.transfers(), c);
@@ -109,14 +154,23 @@ final class StudyReport {
         for (int i = 0; i < g.size(); i++) {
           var += (g.value(i) - mean) * (g.value(i) - mean) / Math.max(1, g.size() - 1);
         }
-        sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %.2f | %.2f | %.1f |%n", m.name(),
-            PredictionStudy.CLASSES.labels().get(c), g.size(), mean / 1e6, Math.sqrt(var) / mean,
-            (double) m.network().size() / g.size()));
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "| %s | %s | %d | %.2f | %.2f | %.1f |%n",
+                m.name(),
+                PredictionStudy.CLASSES.labels().get(c),
+                g.size(),
+                mean / 1e6,
+                Math.sqrt(var) / mean,
+                (double) m.network().size() / g.size()));
       }
     }
-    sb.append("\nG on N after matching and filling, over each whole class series: tuples, Pearson r and"
-        + " least-squares slope (B/s of transfer per B/s of probe)\n\n");
-    sb.append("| mirror | class | NoFill tuples | r | slope | LV tuples | r | slope | Avg tuples | r | slope |\n");
+    sb.append(
+        "\nG on N after matching and filling, over each whole class series: tuples, Pearson r and"
+            + " least-squares slope (B/s of transfer per B/s of probe)\n\n");
+    sb.append(
+        "| mirror | class | NoFill tuples | r | slope | LV tuples | r | slope | Avg tuples | r | slope |\n");
     sb.append("|---".repeat(11)).append("|\n");
     for (Mirror m : mirrors) {
       for (int c = 0; c < PredictionStudy.CLASSES.count(); c++) {
@@ -124,27 +178,45 @@ final class StudyReport {
         if (g.size() < 3) {
           continue;
         }
-        sb.append("| ").append(m.name()).append(" | ")
+        sb.append("| ")
+            .append(m.name())
+            .append(" | ")
             .append(PredictionStudy.CLASSES.labels().get(c));
         for (Fill f : Fill.values()) {
           List<Multivariate.Tuple> t =
-              Multivariate.of(true, false, f).match(g, m.network(), null, g.size(), g.timeMillis(g.size() - 1));
+              Multivariate.of(true, false, f)
+                  .match(g, m.network(), null, g.size(), g.timeMillis(g.size() - 1));
           List<double[]> xy = new ArrayList<>();
           for (Multivariate.Tuple x : t) {
             xy.add(new double[] {x.n(), x.g()});
           }
-          sb.append(String.format(Locale.ROOT, " | %d | %.2f | %.3f",
-              t.size(), PredictionStudy.pearson(xy), PredictionStudy.slope(xy)));
+          sb.append(
+              String.format(
+                  Locale.ROOT,
+                  " | %d | %.2f | %.3f",
+                  t.size(),
+                  PredictionStudy.pearson(xy),
+                  PredictionStudy.slope(xy)));
         }
         sb.append(" |\n");
       }
     }
-    sb.append("\nPearson correlation of each probe (last value before the transfer's start) with bandwidth, per size class\n\n");
-    sb.append("| mirror | class | transfers | network 64 KiB probe | disk MB/s | disk util % |\n|---|---|---|---|---|---|\n");
+    sb.append(
+        "\nPearson correlation of each probe (last value before the transfer's start) with bandwidth, per size class\n\n");
+    sb.append(
+        "| mirror | class | transfers | network 64 KiB probe | disk MB/s | disk util % |\n|---|---|---|---|---|---|\n");
     for (int i = 0; i + 2 < corr.size(); i += 3) {
       Correlation a = corr.get(i);
-      sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %.2f | %.2f | %.2f |%n", a.mirror(), a.sizeClass(),
-          a.count(), a.r(), corr.get(i + 1).r(), corr.get(i + 2).r()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %d | %.2f | %.2f | %.2f |%n",
+              a.mirror(),
+              a.sizeClass(),
+              a.count(),
+              a.r(),
+              corr.get(i + 1).r(),
+              corr.get(i + 2).r()));
     }
     return sb.toString();
   }

@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The prediction study's dataset (issue 8, {@code predictors/src/test/resources/study}) holds the
- * real transfer logs of globus-gridftp-server under network and disk load (gzip-compressed) next to the transfers
- * the provider stored from them. The parser must accept every line of those logs, with eight
- * streams, and yield exactly the stored transfers: same start, size and bandwidth.
+ * real transfer logs of globus-gridftp-server under network and disk load (gzip-compressed) next to
+ * the transfers the provider stored from them. The parser must accept every line of those logs,
+ * with eight streams, and yield exactly the stored transfers: same start, size and bandwidth.
  */
 class StudyDatasetTest {
 
@@ -53,7 +53,10 @@ class StudyDatasetTest {
         double start = r.start().getEpochSecond() + r.start().getNano() / 1e9;
         assertEquals(Double.parseDouble(row[0]), start, 1e-5, m + " transfer " + i + ": start");
         assertEquals(Long.parseLong(row[2]), r.size(), m + " transfer " + i + ": size");
-        assertEquals(Double.parseDouble(row[1]), r.bandwidth(), 0.1 + 1e-9 * r.bandwidth(),
+        assertEquals(
+            Double.parseDouble(row[1]),
+            r.bandwidth(),
+            0.1 + 1e-9 * r.bandwidth(),
             m + " transfer " + i + ": bandwidth");
       }
     }
