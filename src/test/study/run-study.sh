@@ -285,6 +285,7 @@ study_main() {
   [[ "$MIRRORS" =~ ^[1-3]$ ]] || usage "STUDY_MIRRORS must be 1, 2 or 3: $MIRRORS"
   tb_need_root
   if [ -z "${STUDY_PRIVATE_NS:-}" ]; then
+    bash "$here/install" >&2  # the packages it needs on a fresh machine (a no-op once installed)
     study_lock  # held (fd 9) through the exec below until the run ends
     # The run lives in its own mount namespace: the loop mounts and the namespaces' bind mounts
     # in /run/netns are invisible to other harnesses, and a process another harness starts with
