@@ -108,6 +108,7 @@ public final class Provider implements AutoCloseable {
             List.of(),
             Map.of(),
             Map.of(),
+            Map.of(),
             Map.of());
   }
 

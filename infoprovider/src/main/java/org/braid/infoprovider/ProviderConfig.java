@@ -80,23 +80,6 @@ public record ProviderConfig(
   }
 
   /**
-   * A configuration without volumes (the form before {@code volumes} existed).
-   *
-   * @throws IllegalArgumentException naming the bad setting
-   */
-  public ProviderConfig(
-      String hostname,
-      String url,
-      Path database,
-      Duration retention,
-      Duration poll,
-      Http http,
-      List<Log> logs,
-      Probes probes) {
-    this(hostname, url, database, retention, poll, http, logs, probes, null);
-  }
-
-  /**
    * A volume whose space is published: the usable and total bytes of the file store holding {@code
    * dataDirectory} are read each time the statistics are published, as {@code AvailableSpace} and
    * {@code TotalSpace} in the volume's ads.

@@ -86,6 +86,7 @@ final class ProviderLdifCommand implements Callable<Integer> {
               acc.result(ForecastInputs.univariate(java.time.Instant.now())),
               report.rejected() == 0 ? Map.of() : Map.of("logs", report.rejectedByReason()),
               Map.of(),
+              Map.of(),
               Map.of());
     }
     if (hostname != null || url != null) {

@@ -45,22 +45,6 @@ public record Snapshot(
     volumes = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(volumes));
   }
 
-  /**
-   * A snapshot without volume space.
-   *
-   * @throws NullPointerException if any part is null
-   */
-  public Snapshot(
-      Instant computedAt,
-      String hostname,
-      String url,
-      List<TransferStats> stats,
-      Map<String, Map<String, Long>> rejections,
-      Map<String, Boolean> missingLogs,
-      Map<String, Point> lastSamples) {
-    this(computedAt, hostname, url, stats, rejections, missingLogs, lastSamples, Map.of());
-  }
-
   /** The same snapshot with other volume space figures. */
   public Snapshot withVolumes(Map<String, VolumeSpace> v) {
     return new Snapshot(computedAt, hostname, url, stats, rejections, missingLogs, lastSamples, v);

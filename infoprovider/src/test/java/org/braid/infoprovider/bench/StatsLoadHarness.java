@@ -178,6 +178,7 @@ public final class StatsLoadHarness {
         acc.result(ForecastInputs.univariate(TestLines.NOW)),
         Map.of(),
         Map.of(),
+        Map.of(),
         Map.of());
   }
 }

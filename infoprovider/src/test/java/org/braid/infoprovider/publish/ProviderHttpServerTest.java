@@ -53,7 +53,8 @@ class ProviderHttpServerTest {
             acc.result(ForecastInputs.univariate(TestLines.NOW)),
             Map.of("/var/log/x.log", Map.of("binary data", 3L)),
             Map.of("/var/log/x.log", false),
-            Map.of("disk/sda/util", new Point(TestLines.NOW, 12.5)));
+            Map.of("disk/sda/util", new Point(TestLines.NOW, 12.5)),
+            Map.of());
     SeriesSource series =
         new SeriesSource() {
           @Override

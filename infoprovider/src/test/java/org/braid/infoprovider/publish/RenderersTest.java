@@ -53,6 +53,7 @@ class RenderersTest {
         List.of(all, small),
         Map.of("/var/log/a \"b\".log", Map.of("bad\nreason", 2L)),
         Map.of("/var/log/a \"b\".log", true),
+        Map.of(),
         Map.of());
   }
 
