@@ -254,22 +254,19 @@ class BrokerRankSystemTest {
             + "\n      - "
             + FAST
             + "\n");
-    JsonNode j =
-        new ObjectMapper()
-            .readTree(
-                run(
-                    0,
-                    List.of(
-                        "rank",
-                        "--no-journal",
-                        "--no-conventional",
-                        "--json",
-                        "--plan",
-                        "--provider",
-                        "127.0.0.1:2811=" + fastProvider,
-                        "--catalog",
-                        cat.toString(),
-                        "run42.h5"))[0]);
+    List<String> planArgs =
+        List.of(
+            "rank",
+            "--no-journal",
+            "--no-conventional",
+            "--json",
+            "--plan",
+            "--provider",
+            "127.0.0.1:2811=" + fastProvider,
+            "--catalog",
+            cat.toString(),
+            "run42.h5");
+    JsonNode j = new ObjectMapper().readTree(run(0, planArgs)[0]);
     assertEquals(FAST, j.get("ranking").get(0).get("url").asText());
     assertEquals(MID, j.get("ranking").get(1).get("url").asText());
     assertTrue(
@@ -281,24 +278,9 @@ class BrokerRankSystemTest {
     assertTrue(shares.get(0).get("bytes").asLong() > shares.get(1).get("bytes").asLong());
     assertTrue(j.get("plan").get("bound").asDouble() > 20e6, j.toString());
     // A 5 MB/s client link caps the plan, whatever the replicas could deliver together.
-    JsonNode capped =
-        new ObjectMapper()
-            .readTree(
-                run(
-                    0,
-                    List.of(
-                        "rank",
-                        "--no-journal",
-                        "--no-conventional",
-                        "--json",
-                        "--plan",
-                        "--client-capacity",
-                        "5MB/s",
-                        "--provider",
-                        "127.0.0.1:2811=" + fastProvider,
-                        "--catalog",
-                        cat.toString(),
-                        "run42.h5"))[0]);
+    List<String> cappedArgs = new ArrayList<>(planArgs);
+    cappedArgs.addAll(1, List.of("--client-capacity", "5MB/s"));
+    JsonNode capped = new ObjectMapper().readTree(run(0, cappedArgs)[0]);
     assertEquals(5e6, capped.get("plan").get("bound").asDouble(), 1.0, capped.toString());
     assertTrue(capped.get("plan").get("rate").asDouble() <= 5e6 + 1, capped.toString());
     assertTrue(
