@@ -10,8 +10,12 @@ package org.braid.coalloc;
  * geometrically towards the end (guided self-scheduling weighted by rate), so few requests are
  * needed. A block is never smaller than {@link #MIN_BLOCK} nor than 20 request latencies' worth of
  * bytes, which keeps the request overhead near 5% at worst and makes co-allocating a small file no
- * slower than the best replica alone. Once the pool is empty the scheduler lets idle flows split or
- * duplicate the block that would finish last ({@link #steals()}).
+ * slower than the best replica alone. A block sized for a rate its flow no longer shows (a mirror
+ * that slowed down) is cut back to what the flow would be given now, and the rest returns to the
+ * front of the pool ({@link #keepOf}): the others fetch it next, so the leading bytes keep arriving
+ * in order and a whole-file hash is not left with most of the file to read after the last byte.
+ * Once the pool is empty the scheduler lets idle flows split or duplicate the block that would
+ * finish last ({@link #steals()}).
  */
 final class Adaptive extends BlockPolicy {
   /** Fraction of a flow's fair share of the remaining time given per request. */
@@ -32,9 +36,19 @@ final class Adaptive extends BlockPolicy {
   /** A block carries at least this many request latencies' worth of bytes. */
   static final double LATENCY_FACTOR = 20;
 
+  /**
+   * A running block is cut back once what is left of it is this many times the block its flow would
+   * be given now. With steady rates what is left never exceeds a new block ({@code ALPHA < 1}), so
+   * only a real slow-down cuts, and measurement noise does not.
+   */
+  static final double CUT_FACTOR = 2;
+
   @Override
   long blockSize(Flow f, BlockScheduler s, long now) {
-    double rf = s.rateOf(f, now);
+    return blockSize(f, s.rateOf(f, now), s, now);
+  }
+
+  private long blockSize(Flow f, double rf, BlockScheduler s, long now) {
     long remaining = s.remainingBytes();
     double total = 0;
     int alive = 0;
@@ -57,6 +71,17 @@ final class Adaptive extends BlockPolicy {
     long latencyBytes =
         f.latencyNanos > 0 ? (long) (rf * f.latencyNanos / 1e9 * LATENCY_FACTOR) : 0;
     return Math.max(size, Math.max(MIN_BLOCK, latencyBytes));
+  }
+
+  @Override
+  long keepOf(Flow f, long remaining, BlockScheduler s, long now) {
+    if (!f.measured) {
+      return -1;
+    }
+    // the rate of the last sample window: the moving average lags a sudden slow-down by seconds
+    double rf = s.rateOf(f, now);
+    long keep = blockSize(f, f.recent > 0 ? Math.min(rf, f.recent) : rf, s, now);
+    return remaining > CUT_FACTOR * keep && remaining - keep >= MIN_BLOCK ? keep : -1;
   }
 
   private static boolean allPredicted(BlockScheduler s) {

@@ -45,6 +45,14 @@ abstract class BlockPolicy {
   /** A flow finished a block at the given rate (bytes per second). */
   void completed(Flow f, double rate, BlockScheduler s) {}
 
+  /**
+   * For a running block whose flow has {@code remaining} bytes of it left: how many the flow should
+   * keep, the rest going back to the pool; -1 to leave the block as it is.
+   */
+  long keepOf(Flow f, long remaining, BlockScheduler s, long now) {
+    return -1;
+  }
+
   /** Whether idle flows split or duplicate unfinished blocks once the pool is empty. */
   boolean steals() {
     return false;

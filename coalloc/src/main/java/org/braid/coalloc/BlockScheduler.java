@@ -11,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Hands out byte ranges to flows according to a {@link BlockPolicy}, tracks what is written,
@@ -19,6 +21,8 @@ import java.util.function.LongSupplier;
  * injected clock, so a simulation can drive it with a fake one.
  */
 final class BlockScheduler {
+  private static final Logger LOG = LoggerFactory.getLogger(BlockScheduler.class);
+
   /** A consecutive failure count at which a replica is dropped even for retryable errors. */
   static final int MAX_CONSECUTIVE_FAILURES = 4;
 
@@ -384,6 +388,7 @@ final class BlockScheduler {
     if (r != null) {
       return newLease(f, r[0], r[1], now);
     }
+    cutBack(now);
     if (!free.isEmpty() && !avoidFree(f.replica, now)) {
       long want = policy.blockSize(f, this, now);
       if (want <= 0) {
@@ -396,6 +401,43 @@ final class BlockScheduler {
       return newLease(f, t[0], t[1], now);
     }
     return policy.steals() && free.isEmpty() ? steal(f, now) : null;
+  }
+
+  /**
+   * Returns to the pool the part of each running block that its flow should no longer hold (see
+   * {@link BlockPolicy#keepOf}). The flow's request ends early at the new end; the cut-off range
+   * lies before the rest of the pool, so the idle flow asking for work takes it first.
+   */
+  private void cutBack(long now) {
+    for (Block b : List.copyOf(active)) {
+      if (b.leases.size() != 1) {
+        continue;
+      }
+      Lease l = b.leases.get(0);
+      if (l.duplicate || l.firstByteNanos < 0) {
+        continue;
+      }
+      long rem;
+      synchronized (b) {
+        rem = b.done ? 0 : b.end - b.committed;
+      }
+      if (rem <= 0) {
+        continue;
+      }
+      long keep = policy.keepOf(l.flow, rem, this, now);
+      if (keep < 0) {
+        continue;
+      }
+      synchronized (b) {
+        long cut = b.committed + keep;
+        if (!b.done && cut < b.end) {
+          LOG.debug(
+              "{} slowed down: its block ends at {} instead of {}", l.flow.label(), cut, b.end);
+          free.add(cut, b.end);
+          b.end = cut;
+        }
+      }
+    }
   }
 
   private Lease newLease(Flow f, long start, long end, long now) {

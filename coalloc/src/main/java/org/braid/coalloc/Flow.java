@@ -19,6 +19,9 @@ final class Flow {
 
   boolean measured;
 
+  /** Rate over the last full sample window, in bytes per second; 0 before one was measured. */
+  double recent;
+
   /** Last measured time from request to first byte, in nanoseconds. */
   long latencyNanos = -1;
 
@@ -89,6 +92,7 @@ final class Flow {
       return;
     }
     double inst = windowBytes * 1e9 / dt;
+    recent = inst;
     if (!measured) {
       rate = inst;
       measured = true;

@@ -40,6 +40,12 @@ final class Simulator {
     byte[] writes; // per byte write count, when tracked
     long committed;
     List<BlockEvent> events;
+
+    /**
+     * Bytes not yet in the stable prefix one step before the last byte arrived: what a running
+     * whole-file hash still has to read after the transfer ends.
+     */
+    long unhashedAtEnd;
   }
 
   private static final class Open {
@@ -79,6 +85,7 @@ final class Simulator {
     long limit = start + (long) (limitSeconds * 1e9);
     try {
       while (!s.complete() && s.failure() == null && clock.get() < limit) {
+        res.unhashedAtEnd = size - s.stablePrefix();
         long now = clock.get();
         for (Flow f : s.flows()) {
           if (!open.containsKey(f)) {
