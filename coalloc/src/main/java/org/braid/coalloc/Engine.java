@@ -157,8 +157,11 @@ final class Engine {
         closeQuietly(e.getValue());
       }
       // workers still waiting for a response can write nothing more (every block is settled);
-      // give them a moment to wind down, then go on: closing the sources aborts them
-      long joinDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+      // give them a moment to wind down, then go on: closing the sources aborts them. A complete
+      // download does not wait: every byte is written (a block counts as written only after its
+      // write returned), and a worker still running writes nothing more.
+      boolean complete = s.complete();
+      long joinDeadline = System.nanoTime() + (complete ? 0 : TimeUnit.SECONDS.toNanos(2));
       for (Thread t : workers) {
         long left = joinDeadline - System.nanoTime();
         if (left <= 0) {
@@ -173,7 +176,11 @@ final class Engine {
       }
       long joinedNanos = System.nanoTime();
       verifyPieces(s, part);
-      part.checkpoint(s.committed());
+      if (!s.complete()) {
+        // what a later run resumes from; a complete download is renamed in a moment, and a crash
+        // before that resumes from the last periodic checkpoint
+        part.checkpoint(s.committed());
+      }
       drainJournal(s, journal, uris, size, start, journaled);
       Exception failure = s.failure();
       if (!s.complete()) {
