@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one command that regenerates docs/benchmarks.md and its plots (root, about 30 minutes):
+# The one command that regenerates docs/benchmarks.md and its plots (root, about an hour):
 #   sudo src/test/bench/run-all.sh
 # Installs what the harness needs, runs every scenario of issue 7 (bench.sh; options are passed
 # on, e.g. --reps 5), and writes the tables and plots (report.py).
