@@ -59,6 +59,10 @@ final class BlockScheduler {
   private final List<Block> active = new ArrayList<>();
   private final List<BlockEvent> events = new ArrayList<>();
   private Exception failure;
+
+  /** Running blocks cut back so far (see {@link #cutBack}). */
+  private int cuts;
+
   private PieceHashes pieces;
   private final BitSet verified = new BitSet();
 
@@ -435,6 +439,7 @@ final class BlockScheduler {
               "{} slowed down: its block ends at {} instead of {}", l.flow.label(), cut, b.end);
           free.add(cut, b.end);
           b.end = cut;
+          cuts++;
         }
       }
     }
@@ -870,5 +875,15 @@ final class BlockScheduler {
 
   long startNanos() {
     return startNanos;
+  }
+
+  /** How many running blocks were cut back because their flow slowed down. */
+  int cuts() {
+    lock.lock();
+    try {
+      return cuts;
+    } finally {
+      lock.unlock();
+    }
   }
 }

@@ -1,9 +1,11 @@
 package org.braid.coalloc;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.function.DoubleUnaryOperator;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -48,8 +50,8 @@ class AdaptiveSimulationTest {
     double efficiency = bound / r.seconds;
     System.out.printf(
         "latency %.3f swap %.0f predicted %s: %.3f s, %.1f%% of the sum, %d bytes to hash after"
-            + " the last%n",
-        latency, swapAt, predicted, r.seconds, efficiency * 100, r.unhashedAtEnd);
+            + " the last, %d blocks cut back%n",
+        latency, swapAt, predicted, r.seconds, efficiency * 100, r.unhashedAtEnd, r.cuts);
     assertTrue(r.complete);
     assertTrue(efficiency >= 0.97, "efficiency " + efficiency);
     // the mirror that slows down gives back the front of its block instead of holding it to the
@@ -57,6 +59,54 @@ class AdaptiveSimulationTest {
     // 107-128 MB of 200 before blocks were cut back)
     assertTrue(
         r.unhashedAtEnd <= size / 20, r.unhashedAtEnd + " bytes left to hash after the last");
+    // steady rates never cut a block; the swap does
+    if (swapAt > 100) {
+      assertEquals(0, r.cuts, "blocks cut back with steady rates");
+    } else {
+      assertTrue(r.cuts > 0, "no block cut back after the swap");
+    }
+  }
+
+  /**
+   * Rates that wobble by up to 30% every 250 ms (TCP and a shared link, not a slow-down): still 97%
+   * of what the links could carry, and few blocks cut back, each costing one request latency.
+   */
+  @ParameterizedTest(name = "latency {0} s, seed {1}")
+  @CsvSource({"0.001, 1", "0.001, 2", "0.020, 3", "0.050, 4"})
+  void adaptive_noisyRates_fewCuts(double latency, long seed) {
+    double[] r = {80 * MBIT, 40 * MBIT, 20 * MBIT, 10 * MBIT};
+    List<DoubleUnaryOperator> rates = new ArrayList<>();
+    List<Simulator.Mirror> ms = new ArrayList<>();
+    for (int i = 0; i < r.length; i++) {
+      double rate = r[i];
+      long salt = seed * 31 + i;
+      DoubleUnaryOperator f =
+          t ->
+              rate
+                  * (0.7
+                      + 0.6
+                          * new SplittableRandom(salt * 1_000_003L + (long) (t / 0.25))
+                              .nextDouble());
+      rates.add(f);
+      ms.add(new Simulator.Mirror(f, latency, 0));
+    }
+    long size = 200_000_000L;
+    // the bound: the time at which the links together could have carried the whole file
+    double carried = 0;
+    double bound = 0;
+    for (double dt = 1e-3; carried < size; bound += dt) {
+      for (DoubleUnaryOperator f : rates) {
+        carried += f.applyAsDouble(bound + dt) * dt;
+      }
+    }
+    Simulator.Result res = Simulator.run(size, ms, 1, Scheme.adaptive(), false, 100);
+    double efficiency = bound / res.seconds;
+    System.out.printf(
+        "noisy rates, latency %.3f seed %d: %.3f s, bound %.3f s, %.1f%%, %d blocks cut back%n",
+        latency, seed, res.seconds, bound, efficiency * 100, res.cuts);
+    assertTrue(res.complete);
+    assertTrue(efficiency >= 0.97, "efficiency " + efficiency);
+    assertTrue(res.cuts <= 4, res.cuts + " blocks cut back");
   }
 
   @ParameterizedTest(name = "no predictions: {0} bytes, latency {1} s")

@@ -46,6 +46,9 @@ final class Simulator {
      * whole-file hash still has to read after the transfer ends.
      */
     long unhashedAtEnd;
+
+    /** Running blocks cut back because their flow slowed down. */
+    int cuts;
   }
 
   private static final class Open {
@@ -165,6 +168,7 @@ final class Simulator {
     res.writes = writes;
     res.committed = s.committed().total();
     res.events = s.events();
+    res.cuts = s.cuts();
     return res;
   }
 }
