@@ -10,7 +10,7 @@
 # by replaying a trace of rates (paper 000, section 3.1: set the capacity with tc, sleep until
 # the next sample, repeat).
 #
-# Everything it creates is named with the prefix "braidb-" (by default); addresses are 10.231.x.y and exist
+# Everything it creates is named with the prefix "braidb-" (by default); addresses are $TB_NET.x.y (10.231.x.y by default) and exist
 # only inside those namespaces. Nothing is routed to the root namespace. Another harness can run
 # a second testbed at the same time with its own prefix and network: TB_PREFIX=braids-
 # TB_NET=10.232 (the prefix must end in "-" and be at most 7 characters, as interface names are

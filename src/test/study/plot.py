@@ -24,6 +24,8 @@ def main():
     cells = defaultdict(list)  # (mirror, predictor) -> [(error, ci)]
     with open(data + "/results.csv") as f:
         for row in csv.DictReader(f):
+            if int(row["scored"]) == 0:
+                continue  # no measurement (an error of 0 would rank the predictor best), as table.md
             cells[(row["mirror"], row["predictor"])].append(
                 (float(row["error_pct"]), float(row["ci95_pct"])))
     mirrors = sorted({m for m, _ in cells})

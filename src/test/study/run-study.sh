@@ -270,6 +270,9 @@ study_main() {
   local minutes=60 out="$repo/predictors/src/test/resources/study" seed=8 eval=1
   while [ $# -gt 0 ]; do
     case "$1" in
+      --minutes|--out|--seed|--eval-only) [ $# -ge 2 ] || usage "$1 needs a value (see --help)" ;;
+    esac
+    case "$1" in
       --minutes) minutes=$2; shift 2 ;;
       --out) out=$2; shift 2 ;;
       --seed) seed=$2; shift 2 ;;
@@ -283,6 +286,10 @@ study_main() {
   [[ "$minutes" =~ ^[0-9]+$ ]] && [ "$minutes" -ge 1 ] || usage "--minutes must be a positive integer: $minutes"
   [[ "$seed" =~ ^[0-9]+$ ]] || usage "--seed must be a non-negative integer: $seed"
   [[ "$MIRRORS" =~ ^[1-3]$ ]] || usage "STUDY_MIRRORS must be 1, 2 or 3: $MIRRORS"
+  # the run replaces --out at the end: only ever a dataset of an earlier run, or a new directory
+  if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && [ ! -d "$out/m1" ]; then
+    usage "--out $out exists and is not a study dataset (no m1/): give a new or empty directory"
+  fi
   tb_need_root
   if [ -z "${STUDY_PRIVATE_NS:-}" ]; then
     bash "$here/install" >&2  # the packages it needs on a fresh machine (a no-op once installed)

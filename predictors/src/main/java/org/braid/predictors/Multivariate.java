@@ -306,7 +306,7 @@ public final class Multivariate {
    * @param diskSeries the disk load series (required when the model uses disk data)
    * @throws NullPointerException if a series the model uses is null
    */
-  public Predictor asPredictor(Series networkSeries, Series diskSeries) {
+  Predictor asPredictor(Series networkSeries, Series diskSeries) {
     Series nn = network ? Objects.requireNonNull(networkSeries, "network series") : null;
     Series dd = disk ? Objects.requireNonNull(diskSeries, "disk series") : null;
     Multivariate model = this;

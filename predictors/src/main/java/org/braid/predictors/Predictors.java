@@ -303,7 +303,7 @@ public final class Predictors {
    *
    * @throws NullPointerException if the name or the list is null
    */
-  public static Predictor defaultUnclassed(String name, List<Predictor> extraCandidates) {
+  static Predictor defaultUnclassed(String name, List<Predictor> extraCandidates) {
     Objects.requireNonNull(name, "name");
     List<Predictor> c = new ArrayList<>(defaultCandidates());
     c.addAll(extraCandidates);

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.commons.math3.stat.regression.SimpleRegression;
 
 /**
  * Paper 003's prediction study (section 3.3, Table 1, Figure 9) on a dataset recorded by {@code
@@ -216,40 +217,18 @@ public final class PredictionStudy {
   }
 
   static double pearson(List<double[]> xy) {
-    int n = xy.size();
-    if (n < 3) {
-      return Double.NaN;
-    }
-    double mx = 0;
-    double my = 0;
-    for (double[] p : xy) {
-      mx += p[0] / n;
-      my += p[1] / n;
-    }
-    double sxy = 0;
-    double sxx = 0;
-    double syy = 0;
-    for (double[] p : xy) {
-      sxy += (p[0] - mx) * (p[1] - my);
-      sxx += (p[0] - mx) * (p[0] - mx);
-      syy += (p[1] - my) * (p[1] - my);
-    }
-    return sxx == 0 || syy == 0 ? Double.NaN : sxy / Math.sqrt(sxx * syy);
+    return xy.size() < 3 ? Double.NaN : regression(xy).getR();
   }
 
   static double slope(List<double[]> xy) {
-    double mx = 0;
-    double my = 0;
+    return regression(xy).getSlope();
+  }
+
+  private static SimpleRegression regression(List<double[]> xy) {
+    SimpleRegression r = new SimpleRegression();
     for (double[] p : xy) {
-      mx += p[0] / xy.size();
-      my += p[1] / xy.size();
+      r.addData(p[0], p[1]);
     }
-    double sxy = 0;
-    double sxx = 0;
-    for (double[] p : xy) {
-      sxy += (p[0] - mx) * (p[1] - my);
-      sxx += (p[0] - mx) * (p[0] - mx);
-    }
-    return sxx == 0 ? Double.NaN : sxy / sxx;
+    return r;
   }
 }

@@ -73,4 +73,27 @@ class PredictionStudyTest {
             PredictionStudy.pearson(
                 List.of(new double[] {1, 2}, new double[] {1, 3}, new double[] {1, 4}))));
   }
+
+  @Test
+  void byMirror_leavesOutClassesWithoutAScoredTransfer() {
+    List<PredictionStudy.Cell> cs =
+        List.of(
+            new PredictionStudy.Cell("m1", "small", "A", new Score(10, 20, 2, 1)),
+            new PredictionStudy.Cell("m1", "large", "A", new Score(10, 40, 4, 1)),
+            new PredictionStudy.Cell("m1", "small", "B", new Score(10, 30, 3, 1)),
+            new PredictionStudy.Cell("m1", "large", "B", Score.NONE));
+    var s = StudyReport.byMirror(cs, "m1");
+    assertEquals(30, s.get("A")[0], 1e-9);
+    // B's unscored class is no 0% error: B's mean is its one scored class
+    assertEquals(30, s.get("B")[0], 1e-9);
+    assertEquals(1, s.get("B")[2], 1e-9);
+  }
+
+  @Test
+  void pearsonAndSlope_ofALine() {
+    List<double[]> xy = List.of(new double[] {1, 3}, new double[] {2, 5}, new double[] {4, 9});
+    assertEquals(1, PredictionStudy.pearson(xy), 1e-12);
+    assertEquals(2, PredictionStudy.slope(xy), 1e-12);
+    assertTrue(Double.isNaN(PredictionStudy.pearson(xy.subList(0, 2))), "under 3 points");
+  }
 }

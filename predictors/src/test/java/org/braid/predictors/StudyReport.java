@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.commons.math3.stat.descriptive.SummaryStatistics;
 import org.braid.predictors.PredictionStudy.Cell;
 import org.braid.predictors.PredictionStudy.Correlation;
 import org.braid.predictors.PredictionStudy.Mirror;
@@ -56,13 +57,14 @@ final class StudyReport {
 
   /**
    * Mean over the size classes of a mirror (the paper's "averages based on different file
-   * categories").
+   * categories"). A class where the predictor scored no transfer is left out: its error of 0 is no
+   * measurement, and would rank the predictor best.
    */
   static Map<String, double[]> byMirror(List<Cell> cells, String mirror) {
     Map<String, double[]> sums =
         new LinkedHashMap<>(); // predictor -> {error sum, ci sum, classes, scored}
     for (Cell c : cells) {
-      if (mirror == null || c.mirror().equals(mirror)) {
+      if (c.score().count() > 0 && (mirror == null || c.mirror().equals(mirror))) {
         double[] a = sums.computeIfAbsent(c.predictor(), k -> new double[4]);
         a[0] += c.score().errorPct();
         a[1] += c.score().ciPct();
@@ -140,14 +142,11 @@ final class StudyReport {
         if (g.isEmpty()) {
           continue;
         }
-        double mean = 0;
+        SummaryStatistics st = new SummaryStatistics();
         for (int i = 0; i < g.size(); i++) {
-          mean += g.value(i) / g.size();
+          st.addValue(g.value(i));
         }
-        double var = 0;
-        for (int i = 0; i < g.size(); i++) {
-          var += (g.value(i) - mean) * (g.value(i) - mean) / Math.max(1, g.size() - 1);
-        }
+        double mean = st.getMean();
         sb.append(
             String.format(
                 Locale.ROOT,
@@ -156,7 +155,7 @@ final class StudyReport {
                 PredictionStudy.CLASSES.labels().get(c),
                 g.size(),
                 mean / 1e6,
-                Math.sqrt(var) / mean,
+                st.getStandardDeviation() / mean,
                 (double) m.network().size() / g.size()));
       }
     }
