@@ -283,8 +283,10 @@ class BrokerRankSystemTest {
     JsonNode capped = new ObjectMapper().readTree(run(0, cappedArgs)[0]);
     assertEquals(5e6, capped.get("plan").get("bound").asDouble(), 1.0, capped.toString());
     assertTrue(capped.get("plan").get("rate").asDouble() <= 5e6 + 1, capped.toString());
-    assertTrue(
-        run(2, List.of("rank", "--client-capacity", "fast", FAST))[1].contains("bad rate 'fast'"));
+    String badRate = run(2, List.of("rank", "--plan", "--client-capacity", "fast", FAST))[1];
+    assertTrue(badRate.contains("--client-capacity: bad rate 'fast'"), badRate);
+    String noPlan = run(2, List.of("rank", "--client-capacity", "5MB/s", FAST))[1];
+    assertTrue(noPlan.contains("--client-capacity applies to the plan only"), noPlan);
 
     Path ml = dir.resolve("run42.meta4");
     Files.writeString(

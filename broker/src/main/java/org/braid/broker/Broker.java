@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -117,7 +118,8 @@ public final class Broker implements AutoCloseable {
     this.conventional = b.conventional;
     this.providerPort = b.providerPort;
     this.clientPeer = b.clientPeer;
-    this.bottlenecks = Map.copyOf(b.bottlenecks);
+    // in declaration order: a host in two bottlenecks goes to the first (Map.copyOf would shuffle)
+    this.bottlenecks = Collections.unmodifiableMap(new LinkedHashMap<>(b.bottlenecks));
     this.learnBottlenecks = b.learnBottlenecks;
     this.fraction = b.fraction;
     this.maxSources = b.maxSources;

@@ -156,7 +156,7 @@ final class ClientHistory implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       disabled = true;
       LOG.warn(
-          "history store {} cannot be used ({}); this client's history is ignored (move or delete the file to rebuild it from {})",
+          "history store {} cannot be used ({}); this client's history is ignored (a damaged file: move or delete it to rebuild it from {}; a read-only directory: keep the journal where the store can be written)",
           storeFile,
           oneLine(e),
           journal);

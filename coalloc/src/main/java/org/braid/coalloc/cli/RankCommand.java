@@ -122,7 +122,7 @@ final class RankCommand implements Runnable {
       names = "--client-capacity",
       paramLabel = "RATE",
       description =
-          "This client's own access link (e.g. 1Gbit/s, 100MB/s): a plan's rate is at most this. Default: unlimited.")
+          "With --plan: this client's own access link (e.g. 1Gbit/s, 100MB/s); the plan's rate is at most this. Default: unlimited.")
   String clientCapacity;
 
   @Option(
@@ -144,7 +144,15 @@ final class RankCommand implements Runnable {
             .conventionalProviders(!noConventional)
             .journal(noJournal ? null : journal != null ? journal : Download.defaultJournal());
     if (clientCapacity != null) {
-      b.clientCapacity(Units.rate(clientCapacity));
+      if (!plan) {
+        throw new IllegalArgumentException(
+            "--client-capacity applies to the plan only: add --plan (the ranking is per replica)");
+      }
+      try {
+        b.clientCapacity(Units.rate(clientCapacity));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--client-capacity: " + e.getMessage(), e);
+      }
     }
     for (String p : providers) {
       int eq = p.indexOf('=');
