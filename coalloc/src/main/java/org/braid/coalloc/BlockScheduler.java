@@ -578,6 +578,12 @@ final class BlockScheduler {
     try {
       long now = nanos.getAsLong();
       Flow f = l.flow;
+      if (!l.block.leases.contains(l)) {
+        // ended by releaseAll while this chunk was being written: count it, the request is over
+        f.bytesWritten += wrote;
+        f.bytesReceived += n;
+        return Step.STOP;
+      }
       l.written += wrote;
       l.received += n;
       if (pieces != null && wrote > 0) {
@@ -617,6 +623,26 @@ final class BlockScheduler {
         failLocked(l, l.cancelReason, null);
       } else {
         finish(l, nanos.getAsLong(), complete && l.written > 0 ? "ok" : "lost race");
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Ends every request still open (a slower duplicate, a request not answered yet) with the given
+   * reason, as its worker would on stopping, so that the events and counters are final now; the
+   * workers' later calls for these requests change nothing. For a complete download.
+   */
+  void releaseAll(String reason) {
+    lock.lock();
+    try {
+      for (Flow f : flows) {
+        Lease l = f.current;
+        if (l != null) {
+          l.cancelReason = reason;
+          release(l);
+        }
       }
     } finally {
       lock.unlock();

@@ -159,8 +159,12 @@ final class Engine {
       // workers still waiting for a response can write nothing more (every block is settled);
       // give them a moment to wind down, then go on: closing the sources aborts them. A complete
       // download does not wait: every byte is written (a block counts as written only after its
-      // write returned), and a worker still running writes nothing more.
+      // write returned), a worker still running writes nothing more, and its request is ended
+      // here as the worker would end it, so the report and the journal have every request.
       boolean complete = s.complete();
+      if (complete) {
+        s.releaseAll("cancelled: download finished");
+      }
       long joinDeadline = System.nanoTime() + (complete ? 0 : TimeUnit.SECONDS.toNanos(2));
       for (Thread t : workers) {
         long left = joinDeadline - System.nanoTime();
@@ -220,8 +224,8 @@ final class Engine {
       part.commit();
       LOG.info("[{}] {} complete: {} bytes in {} s", id, b.output, size, seconds);
       LOG.debug(
-          "[{}] after the last byte: workers stopped in {} ms, checkpoint {} ms, last {} bytes"
-              + " hashed in {} ms, flushed and renamed in {} ms",
+          "[{}] after the last byte: workers stopped in {} ms, pieces and journal {} ms, last {}"
+              + " bytes hashed in {} ms, flushed and renamed in {} ms",
           id,
           (joinedNanos - endNanos) / 1_000_000,
           (hashFrom - joinedNanos) / 1_000_000,
