@@ -87,6 +87,30 @@ class ClientCapacityTest {
   }
 
   @Test
+  void plan_capacityAndADeclaredBottleneck_bothBound() throws Exception {
+    // a (60) and b (50) share a 40 MB/s bottleneck, c (30) has its own path; the client link
+    // (100) is not the limit: 40 + 30 = 70
+    URI pa = fake.answering("[" + BrokerTest.ad(0, 60e6, 5) + "]");
+    URI pb = fake.answering("[" + BrokerTest.ad(0, 50e6, 5) + "]");
+    URI pc = fake.answering("[" + BrokerTest.ad(0, 30e6, 5) + "]");
+    Request req =
+        Request.builder(
+                List.of(
+                    BrokerTest.rep("http://a.example/f", pa),
+                    BrokerTest.rep("http://b.example/f", pb),
+                    BrokerTest.rep("http://c.example/f", pc)))
+            .size(10_000_000)
+            .build();
+    try (Broker b =
+        broker()
+            .clientCapacity(100e6)
+            .sharedBottleneck("campus", 40e6, List.of("a.example", "b.example"))
+            .build()) {
+      assertEquals(70e6, b.plan(req).bound(), 1);
+    }
+  }
+
+  @Test
   void clientCapacity_notPositiveAndFinite_rejected() {
     assertThrows(IllegalArgumentException.class, () -> Broker.builder().clientCapacity(0));
     assertThrows(IllegalArgumentException.class, () -> Broker.builder().clientCapacity(Double.NaN));
