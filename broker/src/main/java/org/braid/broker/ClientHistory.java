@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.braid.broker.catalog.Replica;
 import org.braid.infoprovider.TransferRecord;
+import org.braid.infoprovider.logs.LogFiles;
 import org.braid.infoprovider.logs.LogFormat;
 import org.braid.infoprovider.logs.LogTailer;
 import org.braid.infoprovider.logs.ParseReport;
@@ -43,8 +44,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The journal is looked at (one file-status call) on each {@link #view()}; it is read only when
  * its size, time or identity changed. A store that cannot be opened (not a database, a directory,
- * no permission) disables the history with one warning; the broker then ranks on the providers'
- * figures alone. Thread-safe.
+ * no permission) is not used, with one warning: the whole journal is then read again whenever it
+ * changes, as before the store existed, and flows of rotated-away journals are not remembered.
+ * Thread-safe.
  */
 final class ClientHistory implements AutoCloseable {
 
@@ -67,6 +69,10 @@ final class ClientHistory implements AutoCloseable {
   private Store store;
   private LogTailer tailer;
   private boolean disabled;
+
+  /** The store could not be opened: the journal is read whole instead. */
+  private boolean journalOnly;
+
   private boolean pollFailing;
 
   /** The live journal's status when it was last read. */
@@ -101,7 +107,7 @@ final class ClientHistory implements AutoCloseable {
   /** The current view, reading what was appended to the journal since the last look. */
   synchronized View view() {
     if (!open()) {
-      return new View(null, Map.of());
+      return journalOnly ? readJournal() : new View(null, Map.of());
     }
     Object now = status();
     if (!now.equals(polled)) {
@@ -155,13 +161,41 @@ final class ClientHistory implements AutoCloseable {
       return true;
     } catch (IOException | RuntimeException e) {
       disabled = true;
+      journalOnly = true;
       LOG.warn(
-          "history store {} cannot be used ({}); this client's history is ignored (a damaged file: move or delete it to rebuild it from {}; a read-only directory: keep the journal where the store can be written)",
+          "history store {} cannot be used ({}); reading the journal {} directly, without the flows of"
+              + " earlier, rotated journals (a damaged store: move or delete it to rebuild it)",
           storeFile,
           oneLine(e),
           journal);
       return false;
     }
+  }
+
+  /** Without a store: the whole journal, read again when it changed. */
+  private View readJournal() {
+    Object now = status();
+    if (!now.equals(polled)) {
+      List<TransferRecord> records = new ArrayList<>();
+      ParseReport delta = new ParseReport();
+      try {
+        if (Files.exists(journal)) {
+          LogFiles.read(journal, LogFormat.BRAID, records::add, delta);
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("journal {} not read: {}", journal, oneLine(e));
+        records.clear();
+      }
+      if (delta.rejected() > 0) {
+        LOG.warn("journal {}: {} malformed lines skipped", journal, delta.rejected());
+      }
+      byServer = Map.of();
+      all = List.of();
+      index(records);
+      version++;
+      polled = now;
+    }
+    return new View(version, byServer);
   }
 
   private void stored(TransferRecord r) {
@@ -289,7 +323,8 @@ final class ClientHistory implements AutoCloseable {
         LOG.debug("history store {}: {}", storeFile, e.toString());
       }
       store = null;
-      disabled = true;
     }
+    disabled = true;
+    journalOnly = false;
   }
 }

@@ -1,6 +1,7 @@
 package org.braid.broker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -169,7 +170,7 @@ class ClientHistoryTest {
   }
 
   @Test
-  void view_storeNotADatabase_historyIgnoredWithOneWarning_brokerStillRanks() throws Exception {
+  void view_storeNotADatabase_journalReadDirectlyWithOneWarning() throws Exception {
     Path j = dir.resolve("journal.jsonl");
     append(j, "a.example:80", 0, 20);
     Files.writeString(
@@ -194,24 +195,31 @@ class ClientHistoryTest {
                     .get(0);
               }
             });
-    assertEquals("provider", r.forecastSource(), "no history: the provider's forecast");
-    assertEquals(9e6, r.predictedBandwidth());
+    // the journal is read directly: its 20 flows of about 2 MB/s make the forecast
+    assertEquals("history", r.forecastSource(), "the journal read without the store");
+    assertEquals(2e6, r.predictedBandwidth(), 1e5);
     String out = log.toString(StandardCharsets.UTF_8);
     String warning = "history store " + dir.resolve("history.db") + " cannot be used";
-    assertTrue(out.contains(warning) && out.contains("this client's history is ignored"), out);
+    assertTrue(
+        out.contains(warning) && out.contains("reading the journal " + j + " directly"), out);
     assertEquals(
         out.indexOf(warning), out.lastIndexOf(warning), "warned once, not on every select");
   }
 
   @Test
-  void view_storeIsADirectory_historyIgnored() throws Exception {
+  void view_storeIsADirectory_journalReadDirectly_andAgainWhenItGrows() throws Exception {
     Path j = dir.resolve("journal.jsonl");
     append(j, "a.example:80", 0, 3);
     Files.createDirectories(dir.resolve("history.db"));
     try (ClientHistory h = history(j)) {
       ClientHistory.View v = capturingLog(new ByteArrayOutputStream(), h::view);
-      assertNull(v.stamp());
-      assertTrue(v.byServer().isEmpty());
+      assertNotNull(v.stamp());
+      assertEquals(3, v.byServer().get("a.example:80").size());
+      assertEquals(v.stamp(), h.view().stamp(), "unchanged journal: the same view");
+      append(j, "a.example:80", 3, 2);
+      ClientHistory.View w = h.view();
+      assertNotEquals(v.stamp(), w.stamp());
+      assertEquals(5, w.byServer().get("a.example:80").size());
     }
   }
 
