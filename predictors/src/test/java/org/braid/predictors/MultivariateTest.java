@@ -195,4 +195,54 @@ class MultivariateTest {
       assertEquals(want[i], got[i], 0.0, "sample " + i);
     }
   }
+
+  @Test
+  void defaultWithExtraCandidates_anExactExtra_isSelected() {
+    Series.Builder b = Series.builder("g");
+    java.util.Random r = new java.util.Random(5);
+    java.util.Map<Long, Double> truth = new java.util.HashMap<>();
+    for (int i = 0; i < 80; i++) {
+      double v = 50 + r.nextGaussian() * 10 + (i / 20) * 20;
+      b.add(Instant.ofEpochSecond(i * 60L), v, 1000);
+      truth.put(i * 60_000L, v);
+    }
+    Series s = b.build();
+    // a candidate that knows every value: the default rule must pick it up among its best
+    Predictor oracle =
+        new Predictor() {
+          @Override
+          public String name() {
+            return "ORACLE";
+          }
+
+          @Override
+          public State start() {
+            return new State() {
+              @Override
+              public void add(long timeMillis, double value, long size) {}
+
+              @Override
+              public double predict(long timeMillis, long size) {
+                return truth.getOrDefault(timeMillis, Double.NaN);
+              }
+            };
+          }
+        };
+    double without = meanAbsError(Predictors.defaultUnclassed(), s);
+    double with = meanAbsError(Predictors.defaultUnclassed("x", List.of(oracle)), s);
+    assertTrue(with < 0.9 * without, "with the exact extra " + with + ", without " + without);
+  }
+
+  private static double meanAbsError(Predictor p, Series s) {
+    double[] pred = Evaluation.oneStep(p, s);
+    double sum = 0;
+    int n = 0;
+    for (int i = 20; i < s.size(); i++) {
+      if (!Double.isNaN(pred[i])) {
+        sum += Math.abs(pred[i] - s.value(i));
+        n++;
+      }
+    }
+    return sum / n;
+  }
 }
