@@ -108,6 +108,11 @@ class VolumeSpaceTest {
               .contains("AvailableSpace = " + v.available() + ";"));
       assertEquals(
           v.total(), StorageAds.json(p.snapshot(), "10.0.0.1").get(0).get("TotalSpace").asLong());
+      // asked for a peer /data never served: both volumes answer with their space, without peer
+      List<Map<String, Object>> other = StorageAds.ads(p.snapshot(), "192.0.2.9");
+      assertEquals(List.of(volume, "/empty"), other.stream().map(a -> a.get("volume")).toList());
+      assertTrue(other.stream().noneMatch(a -> a.containsKey("peer")), other.toString());
+      assertEquals(v.available(), other.get(0).get("AvailableSpace"));
 
       String ldif = Ldif.render(p.snapshot());
       assertTrue(

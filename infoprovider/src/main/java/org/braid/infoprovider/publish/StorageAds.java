@@ -38,17 +38,7 @@ public final class StorageAds {
       Map<String, Object> ad =
           byVolumePeer.computeIfAbsent(
               s.key().volume() + "\u0000" + s.key().peer(),
-              k -> {
-                Map<String, Object> a = new LinkedHashMap<>();
-                a.put("MyType", "Storage");
-                a.put("hostname", snap.hostname());
-                a.put("volume", s.key().volume());
-                a.put("peer", s.key().peer());
-                if (!snap.url().isEmpty()) {
-                  a.put("url", snap.url());
-                }
-                return a;
-              });
+              k -> header(snap, s.key().volume(), s.key().peer()));
       String op = s.key().operation() == Operation.READ ? "RD" : "WR";
       String suffix = s.key().sizeClass().adSuffix();
       if (s.key().sizeClass() == SizeClass.ALL) {
@@ -79,18 +69,27 @@ public final class StorageAds {
     List<Map<String, Object>> out = new ArrayList<>(byVolumePeer.values());
     for (VolumeSpace v : snap.volumes().values()) {
       if (!withAds.contains(v.volume())) {
-        Map<String, Object> a = new LinkedHashMap<>();
-        a.put("MyType", "Storage");
-        a.put("hostname", snap.hostname());
-        a.put("volume", v.volume());
-        if (!snap.url().isEmpty()) {
-          a.put("url", snap.url());
-        }
+        Map<String, Object> a = header(snap, v.volume(), null);
         space(a, v);
         out.add(a);
       }
     }
     return out;
+  }
+
+  /** An ad's leading attributes; {@code peer} null for a volume's ad without transfers. */
+  private static Map<String, Object> header(Snapshot snap, String volume, String peer) {
+    Map<String, Object> a = new LinkedHashMap<>();
+    a.put("MyType", "Storage");
+    a.put("hostname", snap.hostname());
+    a.put("volume", volume);
+    if (peer != null) {
+      a.put("peer", peer);
+    }
+    if (!snap.url().isEmpty()) {
+      a.put("url", snap.url());
+    }
+    return a;
   }
 
   private static void space(Map<String, Object> ad, VolumeSpace v) {
