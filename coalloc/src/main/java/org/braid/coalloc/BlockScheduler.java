@@ -87,8 +87,8 @@ final class BlockScheduler {
     this.done = alreadyDone == null ? new RangeSet() : alreadyDone.copy();
     this.free = new RangeSet();
     free.add(0, size);
-    for (long[] r : done.list()) {
-      free.remove(r[0], r[1]);
+    for (ByteRange r : done.list()) {
+      free.remove(r.start(), r.end());
     }
     for (Replica r : replicas) {
       for (int c = 0; c < connections; c++) {
@@ -110,8 +110,8 @@ final class BlockScheduler {
     try {
       pieces = p;
       for (int i = 0; i < p.hex().size(); i++) {
-        long[] r = pieceRange(i);
-        if (done.contains(r[0], r[1])) {
+        ByteRange r = pieceRange(i);
+        if (done.contains(r.start(), r.end())) {
           verified.set(i);
         }
       }
@@ -121,9 +121,9 @@ final class BlockScheduler {
   }
 
   /** Byte range {@code [start, end)} of piece {@code i}. */
-  long[] pieceRange(int i) {
+  ByteRange pieceRange(int i) {
     long s = i * pieces.length();
-    return new long[] {s, Math.min(size, s + pieces.length())};
+    return new ByteRange(s, Math.min(size, s + pieces.length()));
   }
 
   /**
@@ -137,18 +137,18 @@ final class BlockScheduler {
       if (pieces == null) {
         return out;
       }
-      for (long[] r : committed().list()) {
-        int i = (int) (r[0] / pieces.length());
+      for (ByteRange r : committed().list()) {
+        int i = (int) (r.start() / pieces.length());
         for (i = verified.nextClearBit(i);
             i < pieces.hex().size();
             i = verified.nextClearBit(i + 1)) {
-          long[] pr = pieceRange(i);
-          if (pr[0] >= r[1]) {
+          ByteRange pr = pieceRange(i);
+          if (pr.start() >= r.end()) {
             break;
           }
-          if (pr[0] >= r[0]
-              && pr[1] <= r[1]
-              && (!rejecting.get(i) || done.contains(pr[0], pr[1]))) {
+          if (pr.start() >= r.start()
+              && pr.end() <= r.end()
+              && (!rejecting.get(i) || done.contains(pr.start(), pr.end()))) {
             out.add(i);
           }
         }
@@ -178,13 +178,13 @@ final class BlockScheduler {
   void pieceBad(int i, String reason) {
     lock.lock();
     try {
-      long[] pr = pieceRange(i);
-      if (!done.contains(pr[0], pr[1])) {
+      ByteRange pr = pieceRange(i);
+      if (!done.contains(pr.start(), pr.end())) {
         // still inside a running block: stop its fetchers (the written prefix is recorded and
         // the rest returns to the pool), then reject the piece on the next pass
         rejecting.set(i);
         for (Block b : active) {
-          if (b.start < pr[1] && pr[0] < b.end) {
+          if (b.start < pr.end() && pr.start() < b.end) {
             for (Lease l : b.leases) {
               l.cancelReason = "cancelled: " + reason;
             }
@@ -194,8 +194,8 @@ final class BlockScheduler {
         return;
       }
       rejecting.clear(i);
-      done.remove(pr[0], pr[1]);
-      free.add(pr[0], pr[1]);
+      done.remove(pr.start(), pr.end());
+      free.add(pr.start(), pr.end());
       BitSet w = writers.remove(i);
       long now = nanos.getAsLong();
       if (w != null) {
@@ -203,9 +203,16 @@ final class BlockScheduler {
           Replica r = replicas.get(k);
           events.add(
               new BlockEvent(
-                  k, 0, pr[0], pr[0], 0, now - startNanos, now - startNanos, "error: " + reason));
-          r.badRanges.remove(pr[0], pr[1]);
-          r.badRanges.add(pr[0], pr[1]);
+                  k,
+                  0,
+                  pr.start(),
+                  pr.start(),
+                  0,
+                  now - startNanos,
+                  now - startNanos,
+                  "error: " + reason));
+          r.badRanges.remove(pr.start(), pr.end());
+          r.badRanges.add(pr.start(), pr.end());
           if (r.dropped) {
             continue;
           }
@@ -289,9 +296,9 @@ final class BlockScheduler {
   void reserve(Flow f, long bytes) {
     long left = bytes;
     while (left > 0 && !free.isEmpty()) {
-      long[] r = free.takeFirst(left);
+      ByteRange r = free.takeFirst(left);
       f.reserved.add(r);
-      left -= r[1] - r[0];
+      left -= r.length();
     }
   }
 
@@ -388,9 +395,9 @@ final class BlockScheduler {
     if (!policy.mayUse(f, this, now)) {
       return null;
     }
-    long[] r = f.reserved.poll();
+    ByteRange r = f.reserved.poll();
     if (r != null) {
-      return newLease(f, r[0], r[1], now);
+      return newLease(f, r.start(), r.end(), now);
     }
     cutBack(now);
     if (!free.isEmpty() && !avoidFree(f.replica, now)) {
@@ -401,8 +408,8 @@ final class BlockScheduler {
       if (free.firstLength() - want < policy.absorbBelow(f)) {
         want = free.firstLength(); // leave no sliver that would cost a request of its own
       }
-      long[] t = free.takeFirst(want);
-      return newLease(f, t[0], t[1], now);
+      ByteRange t = free.takeFirst(want);
+      return newLease(f, t.start(), t.end(), now);
     }
     return policy.steals() && free.isEmpty() ? steal(f, now) : null;
   }
@@ -756,8 +763,8 @@ final class BlockScheduler {
     checkAllDropped();
     for (Flow f : flows) {
       if (f.replica == r) {
-        for (long[] res : f.reserved) {
-          free.add(res[0], res[1]);
+        for (ByteRange res : f.reserved) {
+          free.add(res.start(), res.end());
         }
         f.reserved.clear();
         if (f.current != null) {
@@ -853,12 +860,12 @@ final class BlockScheduler {
   long stablePrefix() {
     lock.lock();
     try {
-      List<long[]> c = committed().list();
-      long end = c.isEmpty() || c.get(0)[0] != 0 ? 0 : c.get(0)[1];
+      List<ByteRange> c = committed().list();
+      long end = c.isEmpty() || c.get(0).start() != 0 ? 0 : c.get(0).end();
       if (pieces != null) {
         int firstUnverified = verified.nextClearBit(0);
         long verifiedEnd =
-            firstUnverified >= pieces.hex().size() ? size : pieceRange(firstUnverified)[0];
+            firstUnverified >= pieces.hex().size() ? size : pieceRange(firstUnverified).start();
         end = Math.min(end, verifiedEnd);
       }
       return end;
@@ -882,16 +889,17 @@ final class BlockScheduler {
   }
 
   /** A consistent copy of per-flow counters for reports and progress. */
-  List<long[]> flowCounters() {
+  List<FlowCounters> flowCounters() {
     lock.lock();
     try {
-      List<long[]> out = new ArrayList<>();
+      List<FlowCounters> out = new ArrayList<>();
       for (Flow f : flows) {
         long extra = 0;
         if (f.current != null) {
           extra = f.current.received;
         }
-        out.add(new long[] {f.replica.index, f.bytesWritten, f.bytesReceived + extra, f.blocks});
+        out.add(
+            new FlowCounters(f.replica.index, f.bytesWritten, f.bytesReceived + extra, f.blocks));
       }
       return out;
     } finally {

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -269,8 +270,8 @@ final class Engine {
       }
       if (b.progress != null && now - lastProgress >= PROGRESS_NANOS) {
         long[] received = new long[uris.size()];
-        for (long[] c : s.flowCounters()) {
-          received[(int) c[0]] += c[2];
+        for (FlowCounters c : s.flowCounters()) {
+          received[c.replica()] += c.bytesReceived();
         }
         double dt = lastProgress == 0 ? 0 : (now - lastProgress) / 1e9;
         List<Double> rates = new ArrayList<>();
@@ -295,8 +296,8 @@ final class Engine {
       return;
     }
     for (int i : s.piecesToVerify()) {
-      long[] r = s.pieceRange(i);
-      String got = part.digest(b.pieces.algorithm(), r[0], r[1]);
+      ByteRange r = s.pieceRange(i);
+      String got = part.digest(b.pieces.algorithm(), r.start(), r.end());
       String want = b.pieces.hex().get(i);
       if (got.equals(want)) {
         s.pieceVerified(i);
@@ -305,9 +306,9 @@ final class Engine {
             "piece "
                 + i
                 + " (bytes "
-                + r[0]
+                + r.start()
                 + "-"
-                + r[1]
+                + r.end()
                 + ") "
                 + b.pieces.algorithm()
                 + " mismatch: expected "
@@ -527,7 +528,7 @@ final class Engine {
       long received = 0;
       int blocks = 0;
       int failures = 0;
-      List<long[]> intervals = new ArrayList<>();
+      List<BlockEvent> mine = new ArrayList<>();
       for (BlockEvent e : events) {
         if (e.replica() != r.index) {
           continue;
@@ -540,9 +541,9 @@ final class Engine {
         if (e.result().startsWith("error")) {
           failures++;
         }
-        intervals.add(new long[] {e.startNanos(), e.endNanos()});
+        mine.add(e);
       }
-      double busy = union(intervals) / 1e9;
+      double busy = busyNanos(mine) / 1e9;
       reps.add(
           new ReplicaReport(
               r.uri,
@@ -568,20 +569,22 @@ final class Engine {
         events);
   }
 
-  static long union(List<long[]> intervals) {
-    intervals.sort((x, y) -> Long.compare(x[0], y[0]));
+  /** The time during which at least one of the requests was open: the union of their spans. */
+  static long busyNanos(List<BlockEvent> requests) {
+    List<BlockEvent> sorted = new ArrayList<>(requests);
+    sorted.sort(Comparator.comparingLong(BlockEvent::startNanos));
     long total = 0;
     long curS = Long.MIN_VALUE;
     long curE = Long.MIN_VALUE;
-    for (long[] iv : intervals) {
-      if (iv[0] > curE) {
+    for (BlockEvent e : sorted) {
+      if (e.startNanos() > curE) {
         if (curE > curS) {
           total += curE - curS;
         }
-        curS = iv[0];
-        curE = iv[1];
+        curS = e.startNanos();
+        curE = e.endNanos();
       } else {
-        curE = Math.max(curE, iv[1]);
+        curE = Math.max(curE, e.endNanos());
       }
     }
     if (curE > curS) {

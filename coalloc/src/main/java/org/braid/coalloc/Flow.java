@@ -1,5 +1,7 @@
 package org.braid.coalloc;
 
+import java.util.ArrayDeque;
+
 /**
  * One connection to one replica: the unit the schemes balance (the paper's "flow"). Rates are
  * exponentially weighted moving averages of delivered bytes per second; guarded by the scheduler's
@@ -12,7 +14,7 @@ final class Flow {
   final int id;
   final Replica replica;
   final int connection;
-  final java.util.ArrayDeque<long[]> reserved = new java.util.ArrayDeque<>();
+  final ArrayDeque<ByteRange> reserved = new ArrayDeque<>();
 
   /** Current rate estimate in bytes per second; the prediction until measured. */
   double rate;

@@ -49,8 +49,8 @@ class ReleaseAllTest {
     s.release(l);
     assertEquals(1000, writes[0]);
     assertEquals(1, s.events().size());
-    long[] c0 = s.flowCounters().get(0);
-    assertEquals(1000, c0[1], "bytes written");
-    assertEquals(1000, c0[2], "bytes received");
+    FlowCounters c0 = s.flowCounters().get(0);
+    assertEquals(1000, c0.bytesWritten(), "bytes written");
+    assertEquals(1000, c0.bytesReceived(), "bytes received");
   }
 }
