@@ -48,15 +48,12 @@ final class BlockScheduler {
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
-  private final long size;
   private final List<Replica> replicas;
   private final List<Flow> flows = new ArrayList<>();
   private final BlockPolicy policy;
   private final LongSupplier nanos;
   private final long startNanos;
-  private final RangeSet free;
-  private final RangeSet done;
-  private final List<Block> active = new ArrayList<>();
+  private final RangePool pool;
   private final List<BlockEvent> events = new ArrayList<>();
   private Exception failure;
 
@@ -79,17 +76,11 @@ final class BlockScheduler {
       BlockPolicy policy,
       LongSupplier nanos,
       RangeSet alreadyDone) {
-    this.size = size;
     this.replicas = List.copyOf(replicas);
     this.policy = policy;
     this.nanos = nanos;
     this.startNanos = nanos.getAsLong();
-    this.done = alreadyDone == null ? new RangeSet() : alreadyDone.copy();
-    this.free = new RangeSet();
-    free.add(0, size);
-    for (ByteRange r : done.list()) {
-      free.remove(r.start(), r.end());
-    }
+    this.pool = new RangePool(size, alreadyDone);
     for (Replica r : replicas) {
       for (int c = 0; c < connections; c++) {
         Flow f = new Flow(flows.size(), r, c, r.predictedRate / connections);
@@ -111,7 +102,7 @@ final class BlockScheduler {
       pieces = p;
       for (int i = 0; i < p.hex().size(); i++) {
         ByteRange r = pieceRange(i);
-        if (done.contains(r.start(), r.end())) {
+        if (pool.isDone(r)) {
           verified.set(i);
         }
       }
@@ -123,7 +114,7 @@ final class BlockScheduler {
   /** Byte range {@code [start, end)} of piece {@code i}. */
   ByteRange pieceRange(int i) {
     long s = i * pieces.length();
-    return new ByteRange(s, Math.min(size, s + pieces.length()));
+    return new ByteRange(s, Math.min(pool.size(), s + pieces.length()));
   }
 
   /**
@@ -148,7 +139,7 @@ final class BlockScheduler {
           }
           if (pr.start() >= r.start()
               && pr.end() <= r.end()
-              && (!rejecting.get(i) || done.contains(pr.start(), pr.end()))) {
+              && (!rejecting.get(i) || pool.isDone(pr))) {
             out.add(i);
           }
         }
@@ -179,11 +170,11 @@ final class BlockScheduler {
     lock.lock();
     try {
       ByteRange pr = pieceRange(i);
-      if (!done.contains(pr.start(), pr.end())) {
+      if (!pool.isDone(pr)) {
         // still inside a running block: stop its fetchers (the written prefix is recorded and
         // the rest returns to the pool), then reject the piece on the next pass
         rejecting.set(i);
-        for (Block b : active) {
+        for (Block b : pool.active()) {
           if (b.start < pr.end() && pr.start() < b.end) {
             for (Lease l : b.leases) {
               l.cancelReason = "cancelled: " + reason;
@@ -194,8 +185,7 @@ final class BlockScheduler {
         return;
       }
       rejecting.clear(i);
-      done.remove(pr.start(), pr.end());
-      free.add(pr.start(), pr.end());
+      pool.redo(pr);
       BitSet w = writers.remove(i);
       long now = nanos.getAsLong();
       if (w != null) {
@@ -244,13 +234,12 @@ final class BlockScheduler {
 
   /** Every byte is written and, with piece hashes, every piece verified. */
   private boolean finished() {
-    return done.total() == size
-        && (pieces == null || verified.cardinality() == pieces.hex().size());
+    return pool.allDone() && (pieces == null || verified.cardinality() == pieces.hex().size());
   }
 
   /** Whether the free pool starts in a range this replica served badly while another could. */
   private boolean avoidFree(Replica me, long now) {
-    long s = free.firstStart();
+    long s = pool.firstFreeStart();
     if (s < 0 || !me.badRanges.contains(s, s + 1)) {
       return false;
     }
@@ -266,7 +255,7 @@ final class BlockScheduler {
   // ---- views for policies (lock held) ----
 
   long size() {
-    return size;
+    return pool.size();
   }
 
   List<Flow> flows() {
@@ -278,25 +267,19 @@ final class BlockScheduler {
   }
 
   long freeBytes() {
-    return free.total();
+    return pool.freeBytes();
   }
 
   /** Bytes not yet committed: the free pool plus the unfinished part of every active block. */
   long remainingBytes() {
-    long r = free.total();
-    for (Block b : active) {
-      synchronized (b) {
-        r += Math.max(0, b.end - b.committed);
-      }
-    }
-    return r;
+    return pool.remainingBytes();
   }
 
   /** Reserves the next {@code bytes} of the free pool for a flow (static schemes). */
   void reserve(Flow f, long bytes) {
     long left = bytes;
-    while (left > 0 && !free.isEmpty()) {
-      ByteRange r = free.takeFirst(left);
+    while (left > 0 && pool.hasFree()) {
+      ByteRange r = pool.take(left);
       f.reserved.add(r);
       left -= r.length();
     }
@@ -400,18 +383,18 @@ final class BlockScheduler {
       return newLease(f, r.start(), r.end(), now);
     }
     cutBack(now);
-    if (!free.isEmpty() && !avoidFree(f.replica, now)) {
+    if (pool.hasFree() && !avoidFree(f.replica, now)) {
       long want = policy.blockSize(f, this, now);
       if (want <= 0) {
         return null;
       }
-      if (free.firstLength() - want < policy.absorbBelow(f)) {
-        want = free.firstLength(); // leave no sliver that would cost a request of its own
+      if (pool.firstFreeLength() - want < policy.absorbBelow(f)) {
+        want = pool.firstFreeLength(); // leave no sliver that would cost a request of its own
       }
-      ByteRange t = free.takeFirst(want);
+      ByteRange t = pool.take(want);
       return newLease(f, t.start(), t.end(), now);
     }
-    return policy.steals() && free.isEmpty() ? steal(f, now) : null;
+    return policy.steals() && !pool.hasFree() ? steal(f, now) : null;
   }
 
   /**
@@ -420,7 +403,7 @@ final class BlockScheduler {
    * lies before the rest of the pool, so the idle flow asking for work takes it first.
    */
   private void cutBack(long now) {
-    for (Block b : List.copyOf(active)) {
+    for (Block b : List.copyOf(pool.active())) {
       if (b.leases.size() != 1) {
         continue;
       }
@@ -444,7 +427,7 @@ final class BlockScheduler {
         if (!b.done && cut < b.end) {
           LOG.debug(
               "{} slowed down: its block ends at {} instead of {}", l.flow.label(), cut, b.end);
-          free.add(cut, b.end);
+          pool.giveBack(cut, b.end);
           b.end = cut;
           cuts++;
         }
@@ -453,10 +436,9 @@ final class BlockScheduler {
   }
 
   private Lease newLease(Flow f, long start, long end, long now) {
-    Block b = new Block(start, end);
+    Block b = pool.open(start, end);
     Lease l = new Lease(b, f, start, false, now);
     b.leases.add(l);
-    active.add(b);
     f.current = l;
     f.lastProgressNanos = now;
     return l;
@@ -471,7 +453,7 @@ final class BlockScheduler {
     Block best = null;
     double bestTime = 0;
     double bestRate = 0;
-    for (Block b : active) {
+    for (Block b : pool.active()) {
       // a block fetched twice already is joined only when all its fetchers went silent, and
       // never twice from the same replica
       boolean mine = false;
@@ -535,7 +517,7 @@ final class BlockScheduler {
         }
         best.end = split;
         Lease t = stolen(thief, split, oldEnd, now);
-        settle(best);
+        pool.settle(best);
         return t;
       }
       if (otherReplica && rem > 0 && (silent || rem / rt + lt < bestTime * 0.8)) {
@@ -662,7 +644,7 @@ final class BlockScheduler {
     Flow f = l.flow;
     f.current = null;
     f.endRequest(l, now);
-    settle(b);
+    pool.settle(b);
     account(l, now, result);
     f.replica.consecutiveFailures = 0;
     if (l.written > 0) {
@@ -670,30 +652,6 @@ final class BlockScheduler {
       policy.completed(f, l.received / Math.max(secs, 1e-6), this);
     }
     changed.signalAll();
-  }
-
-  /**
-   * Records a block once it is fully written (even while a slower duplicate still runs), or once
-   * nobody fetches it any more: the written prefix is done, the rest returns to the pool.
-   */
-  private void settle(Block b) {
-    if (b.recorded) {
-      return;
-    }
-    synchronized (b) {
-      if (b.committed >= b.end) {
-        b.done = true;
-        b.recorded = true;
-        done.add(b.start, b.end);
-        active.remove(b);
-      } else if (b.leases.isEmpty()) {
-        b.done = true;
-        b.recorded = true;
-        done.add(b.start, b.committed);
-        free.add(b.committed, b.end);
-        active.remove(b);
-      }
-    }
   }
 
   private void account(Lease l, long now, String result) {
@@ -741,7 +699,7 @@ final class BlockScheduler {
     long now = nanos.getAsLong();
     l.flow.current = null;
     l.flow.endRequest(l, now);
-    settle(l.block);
+    pool.settle(l.block);
     account(l, now, result);
     Replica r = l.flow.replica;
     if (e != null && !r.dropped) {
@@ -764,7 +722,7 @@ final class BlockScheduler {
     for (Flow f : flows) {
       if (f.replica == r) {
         for (ByteRange res : f.reserved) {
-          free.add(res.start(), res.end());
+          pool.giveBack(res.start(), res.end());
         }
         f.reserved.clear();
         if (f.current != null) {
@@ -792,7 +750,7 @@ final class BlockScheduler {
       if (failure == null) {
         failure = e;
       }
-      for (Block b : active) {
+      for (Block b : pool.active()) {
         for (Lease l : b.leases) {
           l.cancelReason = "error: download aborted";
         }
@@ -839,13 +797,7 @@ final class BlockScheduler {
   RangeSet committed() {
     lock.lock();
     try {
-      RangeSet c = done.copy();
-      for (Block b : active) {
-        synchronized (b) {
-          c.add(b.start, b.committed);
-        }
-      }
-      return c;
+      return pool.committed();
     } finally {
       lock.unlock();
     }
@@ -860,12 +812,13 @@ final class BlockScheduler {
   long stablePrefix() {
     lock.lock();
     try {
-      List<ByteRange> c = committed().list();
-      long end = c.isEmpty() || c.get(0).start() != 0 ? 0 : c.get(0).end();
+      long end = pool.committedPrefix();
       if (pieces != null) {
         int firstUnverified = verified.nextClearBit(0);
         long verifiedEnd =
-            firstUnverified >= pieces.hex().size() ? size : pieceRange(firstUnverified).start();
+            firstUnverified >= pieces.hex().size()
+                ? pool.size()
+                : pieceRange(firstUnverified).start();
         end = Math.min(end, verifiedEnd);
       }
       return end;
