@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -60,14 +58,7 @@ final class BlockScheduler {
   /** Running blocks cut back so far (see {@link #cutBack}). */
   private int cuts;
 
-  private PieceHashes pieces;
-  private final BitSet verified = new BitSet();
-
-  /** Bad pieces whose block is still being fetched: rejected once the block stops. */
-  private final BitSet rejecting = new BitSet();
-
-  /** Replicas that wrote bytes of each piece not yet verified (bounded by pieces in flight). */
-  private final Map<Integer, BitSet> writers = new HashMap<>();
+  private PieceTracker pieces;
 
   BlockScheduler(
       long size,
@@ -81,6 +72,7 @@ final class BlockScheduler {
     this.nanos = nanos;
     this.startNanos = nanos.getAsLong();
     this.pool = new RangePool(size, alreadyDone);
+    this.pieces = PieceTracker.none(size);
     for (Replica r : replicas) {
       for (int c = 0; c < connections; c++) {
         Flow f = new Flow(flows.size(), r, c, r.predictedRate / connections);
@@ -99,13 +91,7 @@ final class BlockScheduler {
   void usePieces(PieceHashes p) {
     lock.lock();
     try {
-      pieces = p;
-      for (int i = 0; i < p.hex().size(); i++) {
-        ByteRange r = pieceRange(i);
-        if (pool.isDone(r)) {
-          verified.set(i);
-        }
-      }
+      pieces = PieceTracker.of(p, pool.size(), pool);
     } finally {
       lock.unlock();
     }
@@ -113,8 +99,12 @@ final class BlockScheduler {
 
   /** Byte range {@code [start, end)} of piece {@code i}. */
   ByteRange pieceRange(int i) {
-    long s = i * pieces.length();
-    return new ByteRange(s, Math.min(pool.size(), s + pieces.length()));
+    lock.lock();
+    try {
+      return pieces.range(i);
+    } finally {
+      lock.unlock();
+    }
   }
 
   /**
@@ -124,27 +114,7 @@ final class BlockScheduler {
   List<Integer> piecesToVerify() {
     lock.lock();
     try {
-      List<Integer> out = new ArrayList<>();
-      if (pieces == null) {
-        return out;
-      }
-      for (ByteRange r : committed().list()) {
-        int i = (int) (r.start() / pieces.length());
-        for (i = verified.nextClearBit(i);
-            i < pieces.hex().size();
-            i = verified.nextClearBit(i + 1)) {
-          ByteRange pr = pieceRange(i);
-          if (pr.start() >= r.end()) {
-            break;
-          }
-          if (pr.start() >= r.start()
-              && pr.end() <= r.end()
-              && (!rejecting.get(i) || pool.isDone(pr))) {
-            out.add(i);
-          }
-        }
-      }
-      return out;
+      return pieces.toVerify(pool.committed(), pool);
     } finally {
       lock.unlock();
     }
@@ -154,8 +124,7 @@ final class BlockScheduler {
   void pieceVerified(int i) {
     lock.lock();
     try {
-      verified.set(i);
-      writers.remove(i);
+      pieces.verified(i);
       changed.signalAll();
     } finally {
       lock.unlock();
@@ -169,11 +138,11 @@ final class BlockScheduler {
   void pieceBad(int i, String reason) {
     lock.lock();
     try {
-      ByteRange pr = pieceRange(i);
+      ByteRange pr = pieces.range(i);
       if (!pool.isDone(pr)) {
         // still inside a running block: stop its fetchers (the written prefix is recorded and
         // the rest returns to the pool), then reject the piece on the next pass
-        rejecting.set(i);
+        pieces.rejectLater(i);
         for (Block b : pool.active()) {
           if (b.start < pr.end() && pr.start() < b.end) {
             for (Lease l : b.leases) {
@@ -184,9 +153,8 @@ final class BlockScheduler {
         changed.signalAll();
         return;
       }
-      rejecting.clear(i);
       pool.redo(pr);
-      BitSet w = writers.remove(i);
+      BitSet w = pieces.reject(i);
       long now = nanos.getAsLong();
       if (w != null) {
         for (int k = w.nextSetBit(0); k >= 0; k = w.nextSetBit(k + 1)) {
@@ -225,16 +193,9 @@ final class BlockScheduler {
     }
   }
 
-  private void markWriters(int replica, long from, long to) {
-    long len = pieces.length();
-    for (long i = from / len; i * len < to; i++) {
-      writers.computeIfAbsent((int) i, k -> new BitSet()).set(replica);
-    }
-  }
-
   /** Every byte is written and, with piece hashes, every piece verified. */
   private boolean finished() {
-    return pool.allDone() && (pieces == null || verified.cardinality() == pieces.hex().size());
+    return pool.allDone() && pieces.allVerified();
   }
 
   /** Whether the free pool starts in a range this replica served badly while another could. */
@@ -575,8 +536,8 @@ final class BlockScheduler {
       }
       l.written += wrote;
       l.received += n;
-      if (pieces != null && wrote > 0) {
-        markWriters(f.replica.index, wroteFrom, wroteFrom + wrote);
+      if (wrote > 0) {
+        pieces.wrote(f.replica.index, wroteFrom, wroteFrom + wrote);
       }
       if (l.firstByteNanos < 0) {
         l.firstByteNanos = now;
@@ -812,16 +773,7 @@ final class BlockScheduler {
   long stablePrefix() {
     lock.lock();
     try {
-      long end = pool.committedPrefix();
-      if (pieces != null) {
-        int firstUnverified = verified.nextClearBit(0);
-        long verifiedEnd =
-            firstUnverified >= pieces.hex().size()
-                ? pool.size()
-                : pieceRange(firstUnverified).start();
-        end = Math.min(end, verifiedEnd);
-      }
-      return end;
+      return Math.min(pool.committedPrefix(), pieces.verifiedPrefix());
     } finally {
       lock.unlock();
     }
