@@ -21,14 +21,8 @@ import org.slf4j.LoggerFactory;
 final class BlockScheduler {
   private static final Logger LOG = LoggerFactory.getLogger(BlockScheduler.class);
 
-  /** A consecutive failure count at which a replica is dropped even for retryable errors. */
-  static final int MAX_CONSECUTIVE_FAILURES = 4;
-
   /** Smallest range worth a separate request (aggressive stealing, adaptive blocks). */
   static final long MIN_STEAL = 128 * 1024;
-
-  /** Bad pieces after which a replica is dropped. */
-  static final int MAX_BAD_PIECES = 3;
 
   /** Writes bytes {@code [offset, offset+length)} of the chunk just read to file position. */
   interface ChunkWriter {
@@ -52,6 +46,7 @@ final class BlockScheduler {
   private final LongSupplier nanos;
   private final long startNanos;
   private final RangePool pool;
+  private final ReplicaHealth health;
   private final List<BlockEvent> events = new ArrayList<>();
   private Exception failure;
 
@@ -72,6 +67,7 @@ final class BlockScheduler {
     this.nanos = nanos;
     this.startNanos = nanos.getAsLong();
     this.pool = new RangePool(size, alreadyDone);
+    this.health = new ReplicaHealth(this.replicas);
     this.pieces = PieceTracker.none(size);
     for (Replica r : replicas) {
       for (int c = 0; c < connections; c++) {
@@ -133,7 +129,8 @@ final class BlockScheduler {
 
   /**
    * Piece {@code i} did not match: its bytes go back to the pool and every replica that wrote some
-   * of them has a failure counted, backs off, and is dropped after {@link #MAX_BAD_PIECES}.
+   * of them has a failure counted, backs off, and is dropped after {@link
+   * ReplicaHealth#MAX_BAD_PIECES}.
    */
   void pieceBad(int i, String reason) {
     lock.lock();
@@ -169,21 +166,10 @@ final class BlockScheduler {
                   now - startNanos,
                   now - startNanos,
                   "error: " + reason));
-          r.badRanges.remove(pr.start(), pr.end());
-          r.badRanges.add(pr.start(), pr.end());
-          if (r.dropped) {
-            continue;
-          }
-          r.failures++;
-          r.badPieces++;
-          r.consecutiveFailures++;
-          if (r.badPieces >= MAX_BAD_PIECES) {
+          if (health.badPiece(r, pr, now)) {
             drop(
                 r,
                 r.uri + ": " + r.badPieces + " pieces failed the " + pieces.algorithm() + " check");
-          } else {
-            r.backoffUntilNanos =
-                now + TimeUnit.MILLISECONDS.toNanos(250L << Math.min(7, r.consecutiveFailures));
           }
         }
       }
@@ -201,12 +187,12 @@ final class BlockScheduler {
   /** Whether the free pool starts in a range this replica served badly while another could. */
   private boolean avoidFree(Replica me, long now) {
     long s = pool.firstFreeStart();
-    if (s < 0 || !me.badRanges.contains(s, s + 1)) {
+    if (s < 0 || !health.servedBadly(me, s)) {
       return false;
     }
     for (Flow g : flows) {
       Replica r = g.replica;
-      if (r != me && !r.dropped && !r.badRanges.contains(s, s + 1) && policy.mayUse(g, this, now)) {
+      if (r != me && !r.dropped && !health.servedBadly(r, s) && policy.mayUse(g, this, now)) {
         return true;
       }
     }
@@ -284,8 +270,9 @@ final class BlockScheduler {
           return null;
         }
         long now = nanos.getAsLong();
-        if (f.replica.backoffUntilNanos > now) {
-          changed.awaitNanos(f.replica.backoffUntilNanos - now);
+        long backoff = health.backoffLeft(f.replica, now);
+        if (backoff > 0) {
+          changed.awaitNanos(backoff);
           continue;
         }
         Lease l = assign(f, now);
@@ -310,7 +297,7 @@ final class BlockScheduler {
           || finished()
           || f.replica.dropped
           || f.current != null
-          || f.replica.backoffUntilNanos > now) {
+          || health.backoffLeft(f.replica, now) > 0) {
         return null;
       }
       Lease l = assign(f, now);
@@ -324,13 +311,8 @@ final class BlockScheduler {
   }
 
   private void checkAllDropped() {
-    if (!finished() && replicas.stream().allMatch(r -> r.dropped)) {
-      StringBuilder sb = new StringBuilder("every replica failed:");
-      for (Replica r : replicas) {
-        sb.append(' ').append(r.dropReason).append(';');
-      }
-      sb.setLength(sb.length() - 1);
-      failure = new DownloadException(sb.toString());
+    if (!finished() && health.allDropped()) {
+      failure = new DownloadException(health.allDroppedMessage());
       changed.signalAll();
     }
   }
@@ -607,7 +589,7 @@ final class BlockScheduler {
     f.endRequest(l, now);
     pool.settle(b);
     account(l, now, result);
-    f.replica.consecutiveFailures = 0;
+    health.succeeded(f.replica);
     if (l.written > 0) {
       double secs = (now - l.startNanos) / 1e9;
       policy.completed(f, l.received / Math.max(secs, 1e-6), this);
@@ -663,22 +645,14 @@ final class BlockScheduler {
     pool.settle(l.block);
     account(l, now, result);
     Replica r = l.flow.replica;
-    if (e != null && !r.dropped) {
-      r.failures++;
-      r.consecutiveFailures++;
-      if (!e.retryable() || r.consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) {
-        drop(r, OneLine.of(e));
-      } else {
-        long backoff = TimeUnit.MILLISECONDS.toNanos(250L << Math.min(7, r.consecutiveFailures));
-        r.backoffUntilNanos = now + backoff;
-      }
+    if (e != null && !r.dropped && health.failed(r, e.retryable(), now)) {
+      drop(r, OneLine.of(e));
     }
     changed.signalAll();
   }
 
   private void drop(Replica r, String reason) {
-    r.dropped = true;
-    r.dropReason = reason;
+    health.drop(r, reason);
     checkAllDropped();
     for (Flow f : flows) {
       if (f.replica == r) {
