@@ -21,9 +21,6 @@ import org.slf4j.LoggerFactory;
 final class BlockScheduler {
   private static final Logger LOG = LoggerFactory.getLogger(BlockScheduler.class);
 
-  /** Smallest range worth a separate request (aggressive stealing, adaptive blocks). */
-  static final long MIN_STEAL = 128 * 1024;
-
   /** Writes bytes {@code [offset, offset+length)} of the chunk just read to file position. */
   interface ChunkWriter {
     void write(long position, int offset, int length) throws IOException;
@@ -47,11 +44,9 @@ final class BlockScheduler {
   private final long startNanos;
   private final RangePool pool;
   private final ReplicaHealth health;
+  private final EndGame endGame;
   private final List<BlockEvent> events = new ArrayList<>();
   private Exception failure;
-
-  /** Running blocks cut back so far (see {@link #cutBack}). */
-  private int cuts;
 
   private PieceTracker pieces;
 
@@ -68,6 +63,7 @@ final class BlockScheduler {
     this.startNanos = nanos.getAsLong();
     this.pool = new RangePool(size, alreadyDone);
     this.health = new ReplicaHealth(this.replicas);
+    this.endGame = new EndGame(pool, policy);
     this.pieces = PieceTracker.none(size);
     for (Replica r : replicas) {
       for (int c = 0; c < connections; c++) {
@@ -325,7 +321,7 @@ final class BlockScheduler {
     if (r != null) {
       return newLease(f, r.start(), r.end(), now);
     }
-    cutBack(now);
+    endGame.cutBack(this, now);
     if (pool.hasFree() && !avoidFree(f.replica, now)) {
       long want = policy.blockSize(f, this, now);
       if (want <= 0) {
@@ -337,145 +333,11 @@ final class BlockScheduler {
       ByteRange t = pool.take(want);
       return newLease(f, t.start(), t.end(), now);
     }
-    return policy.steals() && !pool.hasFree() ? steal(f, now) : null;
-  }
-
-  /**
-   * Returns to the pool the part of each running block that its flow should no longer hold (see
-   * {@link BlockPolicy#keepOf}). The flow's request ends early at the new end; the cut-off range
-   * lies before the rest of the pool, so the idle flow asking for work takes it first.
-   */
-  private void cutBack(long now) {
-    for (Block b : List.copyOf(pool.active())) {
-      if (b.leases.size() != 1) {
-        continue;
-      }
-      Lease l = b.leases.get(0);
-      if (l.duplicate || l.firstByteNanos < 0) {
-        continue;
-      }
-      long rem;
-      synchronized (b) {
-        rem = b.done ? 0 : b.end - b.committed;
-      }
-      if (rem <= 0) {
-        continue;
-      }
-      long keep = policy.keepOf(l.flow, rem, this, now);
-      if (keep < 0) {
-        continue;
-      }
-      synchronized (b) {
-        long cut = b.committed + keep;
-        if (!b.done && cut < b.end) {
-          LOG.debug(
-              "{} slowed down: its block ends at {} instead of {}", l.flow.label(), cut, b.end);
-          pool.giveBack(cut, b.end);
-          b.end = cut;
-          cuts++;
-        }
-      }
-    }
+    return policy.steals() && !pool.hasFree() ? endGame.steal(f, this, now) : null;
   }
 
   private Lease newLease(Flow f, long start, long end, long now) {
-    Block b = pool.open(start, end);
-    Lease l = new Lease(b, f, start, false, now);
-    b.leases.add(l);
-    f.current = l;
-    f.lastProgressNanos = now;
-    return l;
-  }
-
-  /**
-   * Splits the unfinished block that would take longest, giving the idle flow the tail in
-   * proportion to the two rates; when the rest is too small to split, fetches it from this flow too
-   * and keeps whichever bytes arrive first.
-   */
-  private Lease steal(Flow thief, long now) {
-    Block best = null;
-    double bestTime = 0;
-    double bestRate = 0;
-    for (Block b : pool.active()) {
-      // a block fetched twice already is joined only when all its fetchers went silent, and
-      // never twice from the same replica
-      boolean mine = false;
-      boolean allSilent = true;
-      for (Lease x : b.leases) {
-        mine |= x.flow.replica == thief.replica;
-        allSilent &= x.flow.fade(now) < 1;
-      }
-      if (b.leases.isEmpty() || (b.leases.size() > 1 && (mine || !allSilent))) {
-        continue;
-      }
-      Lease v = b.leases.get(0);
-      long rem;
-      synchronized (b) {
-        if (b.done) {
-          continue;
-        }
-        rem = b.end - b.committed;
-      }
-      if (rem <= 0) {
-        continue;
-      }
-      double rv = 1;
-      for (Lease x : b.leases) {
-        rv = Math.max(rv, rateOf(x.flow, now));
-      }
-      double tv = rem / rv;
-      if (v.firstByteNanos < 0) {
-        tv += Math.max(0, v.flow.latencyNanos) / 1e9;
-      }
-      if (tv > bestTime) {
-        best = b;
-        bestTime = tv;
-        bestRate = rv;
-      }
-    }
-    if (best == null) {
-      return null;
-    }
-    double rt = rateOf(thief, now);
-    if (rt <= 0) {
-      rt = bestRate;
-    }
-    double lt = Math.max(0, thief.latencyNanos) / 1e9;
-    long minSteal = Math.max(MIN_STEAL, (long) (rt * lt * 2));
-    boolean silent = true;
-    boolean otherReplica = true;
-    for (Lease x : best.leases) {
-      silent &= x.flow.fade(now) < 1;
-      otherReplica &= x.flow.replica != thief.replica;
-    }
-    synchronized (best) {
-      long rem = best.end - best.committed;
-      // both finish together: (rem - x) / rv = lt + x / rt
-      long x = (long) (rt * (rem - lt * bestRate) / (rt + bestRate));
-      if (best.leases.size() == 1 && x >= minSteal && x / rt + lt < bestTime) {
-        long split = Math.max(best.end - x, best.committed);
-        long oldEnd = best.end;
-        if (split >= oldEnd) {
-          return null;
-        }
-        best.end = split;
-        Lease t = stolen(thief, split, oldEnd, now);
-        pool.settle(best);
-        return t;
-      }
-      if (otherReplica && rem > 0 && (silent || rem / rt + lt < bestTime * 0.8)) {
-        Lease d = new Lease(best, thief, best.committed, true, now);
-        best.leases.add(d);
-        thief.current = d;
-        thief.lastProgressNanos = now;
-        return d;
-      }
-    }
-    return null;
-  }
-
-  private Lease stolen(Flow f, long start, long end, long now) {
-    return newLease(f, start, end, now);
+    return Lease.start(pool.open(start, end), f, start, /* duplicate= */ false, now);
   }
 
   /** Accepts {@code n} bytes read by a lease; writes the part nobody wrote yet. */
@@ -794,7 +656,7 @@ final class BlockScheduler {
   int cuts() {
     lock.lock();
     try {
-      return cuts;
+      return endGame.cuts();
     } finally {
       lock.unlock();
     }
