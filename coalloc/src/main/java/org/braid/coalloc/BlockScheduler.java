@@ -41,11 +41,10 @@ final class BlockScheduler {
   private final List<Flow> flows = new ArrayList<>();
   private final BlockPolicy policy;
   private final LongSupplier nanos;
-  private final long startNanos;
   private final RangePool pool;
   private final ReplicaHealth health;
   private final EndGame endGame;
-  private final List<BlockEvent> events = new ArrayList<>();
+  private final EventLog log;
   private Exception failure;
 
   private PieceTracker pieces;
@@ -60,7 +59,8 @@ final class BlockScheduler {
     this.replicas = List.copyOf(replicas);
     this.policy = policy;
     this.nanos = nanos;
-    this.startNanos = nanos.getAsLong();
+    long startNanos = nanos.getAsLong();
+    this.log = new EventLog(startNanos);
     this.pool = new RangePool(size, alreadyDone);
     this.health = new ReplicaHealth(this.replicas);
     this.endGame = new EndGame(pool, policy);
@@ -152,16 +152,7 @@ final class BlockScheduler {
       if (w != null) {
         for (int k = w.nextSetBit(0); k >= 0; k = w.nextSetBit(k + 1)) {
           Replica r = replicas.get(k);
-          events.add(
-              new BlockEvent(
-                  k,
-                  0,
-                  pr.start(),
-                  pr.start(),
-                  0,
-                  now - startNanos,
-                  now - startNanos,
-                  "error: " + reason));
+          log.badPiece(k, pr, now, reason);
           if (health.badPiece(r, pr, now)) {
             drop(
                 r,
@@ -460,23 +451,8 @@ final class BlockScheduler {
   }
 
   private void account(Lease l, long now, String result) {
-    Flow f = l.flow;
-    f.bytesWritten += l.written;
-    f.bytesReceived += l.received;
-    if (l.written > 0) {
-      f.blocks++;
-    }
-    f.busyNanos += now - l.startNanos;
-    events.add(
-        new BlockEvent(
-            f.replica.index,
-            f.connection,
-            l.from,
-            l.from + l.received,
-            l.written,
-            l.startNanos - startNanos,
-            now - startNanos,
-            result));
+    l.flow.account(l, now);
+    log.request(l, now, result);
   }
 
   /** A lease failed: its range returns to the pool and its replica backs off or is dropped. */
@@ -623,7 +599,7 @@ final class BlockScheduler {
   List<BlockEvent> events() {
     lock.lock();
     try {
-      return List.copyOf(events);
+      return log.snapshot();
     } finally {
       lock.unlock();
     }
@@ -649,7 +625,7 @@ final class BlockScheduler {
   }
 
   long startNanos() {
-    return startNanos;
+    return log.startNanos();
   }
 
   /** How many running blocks were cut back because their flow slowed down. */

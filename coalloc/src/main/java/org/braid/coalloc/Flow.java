@@ -118,6 +118,16 @@ final class Flow {
     }
   }
 
+  /** Adds an ended request's bytes and time to the flow's counters. */
+  void account(Lease l, long now) {
+    bytesWritten += l.written;
+    bytesReceived += l.received;
+    if (l.written > 0) {
+      blocks++;
+    }
+    busyNanos += now - l.startNanos;
+  }
+
   String label() {
     return replica.uri + "#" + connection;
   }
