@@ -1,9 +1,7 @@
 package org.braid.coalloc;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -38,7 +36,7 @@ final class BlockScheduler {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final List<Replica> replicas;
-  private final List<Flow> flows = new ArrayList<>();
+  private final Flows flows;
   private final BlockPolicy policy;
   private final LongSupplier nanos;
   private final RangePool pool;
@@ -65,13 +63,7 @@ final class BlockScheduler {
     this.health = new ReplicaHealth(this.replicas);
     this.endGame = new EndGame(pool, policy);
     this.pieces = PieceTracker.none(size);
-    for (Replica r : replicas) {
-      for (int c = 0; c < connections; c++) {
-        Flow f = new Flow(flows.size(), r, c, r.predictedRate / connections);
-        f.lastProgressNanos = startNanos;
-        flows.add(f);
-      }
-    }
+    this.flows = new Flows(this.replicas, connections, startNanos);
     policy.plan(this);
   }
 
@@ -177,7 +169,7 @@ final class BlockScheduler {
     if (s < 0 || !health.servedBadly(me, s)) {
       return false;
     }
-    for (Flow g : flows) {
+    for (Flow g : flows.all()) {
       Replica r = g.replica;
       if (r != me && !r.dropped && !health.servedBadly(r, s) && policy.mayUse(g, this, now)) {
         return true;
@@ -193,7 +185,7 @@ final class BlockScheduler {
   }
 
   List<Flow> flows() {
-    return Collections.unmodifiableList(flows);
+    return flows.all();
   }
 
   List<Replica> replicas() {
@@ -219,27 +211,9 @@ final class BlockScheduler {
     }
   }
 
-  /**
-   * A rate for a flow: measured, else predicted, else the mean of the known ones, else 0; fading
-   * while its open request is silent, so a replica that stops sending (or never starts) soon looks
-   * slow enough for its range to be taken over.
-   */
+  /** See {@link Flows#rateOf}. */
   double rateOf(Flow f, long now) {
-    double base;
-    if (f.known()) {
-      base = f.estimate(now);
-    } else {
-      double sum = 0;
-      int n = 0;
-      for (Flow g : flows) {
-        if (!g.replica.dropped && g.known()) {
-          sum += g.estimate(now);
-          n++;
-        }
-      }
-      base = n == 0 ? 0 : sum / n;
-    }
-    return base * f.fade(now);
+    return flows.rateOf(f, now);
   }
 
   long now() {
@@ -333,32 +307,11 @@ final class BlockScheduler {
 
   /** Accepts {@code n} bytes read by a lease; writes the part nobody wrote yet. */
   Step deliver(Lease l, int n, ChunkWriter w) throws IOException {
-    Block b = l.block;
-    boolean reachedEnd;
-    long wrote = 0;
-    long wroteFrom = 0;
-    synchronized (b) {
-      if (l.cancelReason != null) {
-        return Step.STOP;
-      }
-      if (b.done && l.pos < b.end) {
-        return Step.STOP;
-      }
-      long cs = l.pos;
-      long ce = Math.min(l.pos + n, b.end);
-      long wf = Math.max(cs, b.committed);
-      if (wf < ce) {
-        w.write(wf, (int) (wf - cs), (int) (ce - wf));
-        b.committed = ce;
-        wrote = ce - wf;
-        wroteFrom = wf;
-      }
-      l.pos = Math.max(cs, ce);
-      reachedEnd = l.pos >= b.end;
-      if (reachedEnd) {
-        b.done = true;
-      }
+    Block.Written written = l.block.accept(l, n, w);
+    if (written == null) {
+      return Step.STOP;
     }
+    long wrote = written.length();
     lock.lock();
     try {
       long now = nanos.getAsLong();
@@ -372,18 +325,10 @@ final class BlockScheduler {
       l.written += wrote;
       l.received += n;
       if (wrote > 0) {
-        pieces.wrote(f.replica.index, wroteFrom, wroteFrom + wrote);
+        pieces.wrote(f.replica.index, written.from(), written.from() + wrote);
       }
-      if (l.firstByteNanos < 0) {
-        l.firstByteNanos = now;
-        long lat = now - l.startNanos;
-        // the smallest observed: the first request also pays for opening the connection
-        f.latencyNanos = f.latencyNanos < 0 ? lat : Math.min(f.latencyNanos, lat);
-        f.sample(n, now);
-      } else {
-        f.sample(n, now);
-      }
-      if (reachedEnd) {
+      f.received(l, n, now);
+      if (written.reachedEnd()) {
         finish(l, now, "ok");
         return Step.DONE;
       }
@@ -422,7 +367,7 @@ final class BlockScheduler {
   void releaseAll(String reason) {
     lock.lock();
     try {
-      for (Flow f : flows) {
+      for (Flow f : flows.all()) {
         Lease l = f.current;
         if (l != null) {
           l.cancelReason = reason;
@@ -492,7 +437,7 @@ final class BlockScheduler {
   private void drop(Replica r, String reason) {
     health.drop(r, reason);
     checkAllDropped();
-    for (Flow f : flows) {
+    for (Flow f : flows.all()) {
       if (f.replica == r) {
         for (ByteRange res : f.reserved) {
           pool.giveBack(res.start(), res.end());
@@ -609,16 +554,7 @@ final class BlockScheduler {
   List<FlowCounters> flowCounters() {
     lock.lock();
     try {
-      List<FlowCounters> out = new ArrayList<>();
-      for (Flow f : flows) {
-        long extra = 0;
-        if (f.current != null) {
-          extra = f.current.received;
-        }
-        out.add(
-            new FlowCounters(f.replica.index, f.bytesWritten, f.bytesReceived + extra, f.blocks));
-      }
-      return out;
+      return flows.counters();
     } finally {
       lock.unlock();
     }

@@ -80,6 +80,20 @@ final class Flow {
     return measured || rate > 0 || (current != null && current.received > 0);
   }
 
+  /**
+   * A chunk of {@code bytes} of its current request arrived at {@code now}: the first one measures
+   * the request latency, keeping the smallest seen (the first request also pays for opening the
+   * connection).
+   */
+  void received(Lease l, long bytes, long now) {
+    if (l.firstByteNanos < 0) {
+      l.firstByteNanos = now;
+      long lat = now - l.startNanos;
+      latencyNanos = latencyNanos < 0 ? lat : Math.min(latencyNanos, lat);
+    }
+    sample(bytes, now);
+  }
+
   /** A chunk of {@code bytes} arrived at {@code now}. */
   void sample(long bytes, long now) {
     if (windowStart < 0) {
