@@ -7,18 +7,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.function.Supplier;
 
 /**
  * Hands out byte ranges to flows according to a {@link BlockPolicy}, tracks what is written,
- * returns failed ranges to the pool, and backs off or drops failing replicas. Thread-safe: worker
- * threads call {@link #await}, {@link #deliver}, {@link #fail} concurrently. Pure apart from the
- * injected clock, so a simulation can drive it with a fake one.
+ * returns failed ranges to the pool, and backs off or drops failing replicas. It coordinates the
+ * parts that each keep one kind of state: the {@link RangePool}, the {@link Flows}, the {@link
+ * PieceTracker}, the {@link ReplicaHealth}, the {@link EndGame} and the {@link EventLog}; one lock
+ * guards them all. Thread-safe: worker threads call {@link #await}, {@link #deliver}, {@link #fail}
+ * concurrently. Pure apart from the injected clock, so a simulation can drive it with a fake one.
  */
 final class BlockScheduler {
-  private static final Logger LOG = LoggerFactory.getLogger(BlockScheduler.class);
-
   /** Writes bytes {@code [offset, offset+length)} of the chunk just read to file position. */
   interface ChunkWriter {
     void write(long position, int offset, int length) throws IOException;
@@ -36,16 +35,15 @@ final class BlockScheduler {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final List<Replica> replicas;
-  private final Flows flows;
   private final BlockPolicy policy;
   private final LongSupplier nanos;
+  private final EventLog log;
   private final RangePool pool;
+  private final Flows flows;
   private final ReplicaHealth health;
   private final EndGame endGame;
-  private final EventLog log;
-  private Exception failure;
-
   private PieceTracker pieces;
+  private Exception failure;
 
   BlockScheduler(
       long size,
@@ -60,12 +58,43 @@ final class BlockScheduler {
     long startNanos = nanos.getAsLong();
     this.log = new EventLog(startNanos);
     this.pool = new RangePool(size, alreadyDone);
+    this.flows = new Flows(this.replicas, connections, startNanos);
     this.health = new ReplicaHealth(this.replicas);
     this.endGame = new EndGame(pool, policy);
     this.pieces = PieceTracker.none(size);
-    this.flows = new Flows(this.replicas, connections, startNanos);
     policy.plan(this);
   }
+
+  private <T> T read(Supplier<T> body) {
+    lock.lock();
+    try {
+      return body.get();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void locked(Runnable body) {
+    lock.lock();
+    try {
+      body.run();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Runs the change with the lock held and wakes every waiting worker. */
+  private void update(Runnable change) {
+    lock.lock();
+    try {
+      change.run();
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  // ---- piece verification ----
 
   /**
    * Enables piece verification: the download is finished only once every piece was reported good
@@ -73,22 +102,12 @@ final class BlockScheduler {
    * re-checked by the caller) count as verified. Call before any worker starts.
    */
   void usePieces(PieceHashes p) {
-    lock.lock();
-    try {
-      pieces = PieceTracker.of(p, pool.size(), pool);
-    } finally {
-      lock.unlock();
-    }
+    update(() -> pieces = PieceTracker.of(p, pool.size(), pool));
   }
 
-  /** Byte range {@code [start, end)} of piece {@code i}. */
+  /** Byte range of piece {@code i}. */
   ByteRange pieceRange(int i) {
-    lock.lock();
-    try {
-      return pieces.range(i);
-    } finally {
-      lock.unlock();
-    }
+    return read(() -> pieces.range(i));
   }
 
   /**
@@ -96,23 +115,12 @@ final class BlockScheduler {
    * ones) but which are not verified yet.
    */
   List<Integer> piecesToVerify() {
-    lock.lock();
-    try {
-      return pieces.toVerify(pool.committed(), pool);
-    } finally {
-      lock.unlock();
-    }
+    return read(() -> pieces.toVerify(pool.committed(), pool));
   }
 
   /** Piece {@code i} matched its digest. */
   void pieceVerified(int i) {
-    lock.lock();
-    try {
-      pieces.verified(i);
-      changed.signalAll();
-    } finally {
-      lock.unlock();
-    }
+    update(() -> pieces.verified(i));
   }
 
   /**
@@ -121,61 +129,44 @@ final class BlockScheduler {
    * ReplicaHealth#MAX_BAD_PIECES}.
    */
   void pieceBad(int i, String reason) {
-    lock.lock();
-    try {
-      ByteRange pr = pieces.range(i);
-      if (!pool.isDone(pr)) {
-        // still inside a running block: stop its fetchers (the written prefix is recorded and
-        // the rest returns to the pool), then reject the piece on the next pass
-        pieces.rejectLater(i);
-        for (Block b : pool.active()) {
-          if (b.start < pr.end() && pr.start() < b.end) {
-            for (Lease l : b.leases) {
-              l.cancelReason = "cancelled: " + reason;
+    update(
+        () -> {
+          ByteRange pr = pieces.range(i);
+          if (!pool.isDone(pr)) {
+            // still inside a running block: stop its fetchers (the written prefix is recorded and
+            // the rest returns to the pool), then reject the piece on the next pass
+            pieces.rejectLater(i);
+            cancelOverlapping(pr, "cancelled: " + reason);
+            return;
+          }
+          pool.redo(pr);
+          BitSet w = pieces.reject(i);
+          long now = nanos.getAsLong();
+          for (int k = w == null ? -1 : w.nextSetBit(0); k >= 0; k = w.nextSetBit(k + 1)) {
+            Replica r = replicas.get(k);
+            log.badPiece(k, pr, now, reason);
+            if (health.badPiece(r, pr, now)) {
+              drop(
+                  r,
+                  r.uri
+                      + ": "
+                      + r.badPieces
+                      + " pieces failed the "
+                      + pieces.algorithm()
+                      + " check");
             }
           }
-        }
-        changed.signalAll();
-        return;
-      }
-      pool.redo(pr);
-      BitSet w = pieces.reject(i);
-      long now = nanos.getAsLong();
-      if (w != null) {
-        for (int k = w.nextSetBit(0); k >= 0; k = w.nextSetBit(k + 1)) {
-          Replica r = replicas.get(k);
-          log.badPiece(k, pr, now, reason);
-          if (health.badPiece(r, pr, now)) {
-            drop(
-                r,
-                r.uri + ": " + r.badPieces + " pieces failed the " + pieces.algorithm() + " check");
-          }
-        }
-      }
-      changed.signalAll();
-    } finally {
-      lock.unlock();
-    }
+        });
   }
 
-  /** Every byte is written and, with piece hashes, every piece verified. */
-  private boolean finished() {
-    return pool.allDone() && pieces.allVerified();
-  }
-
-  /** Whether the free pool starts in a range this replica served badly while another could. */
-  private boolean avoidFree(Replica me, long now) {
-    long s = pool.firstFreeStart();
-    if (s < 0 || !health.servedBadly(me, s)) {
-      return false;
-    }
-    for (Flow g : flows.all()) {
-      Replica r = g.replica;
-      if (r != me && !r.dropped && !health.servedBadly(r, s) && policy.mayUse(g, this, now)) {
-        return true;
+  private void cancelOverlapping(ByteRange range, String reason) {
+    for (Block b : pool.active()) {
+      if (b.start < range.end() && range.start() < b.end) {
+        for (Lease l : b.leases) {
+          l.cancelReason = reason;
+        }
       }
     }
-    return false;
   }
 
   // ---- views for policies (lock held) ----
@@ -216,10 +207,6 @@ final class BlockScheduler {
     return flows.rateOf(f, now);
   }
 
-  long now() {
-    return nanos.getAsLong();
-  }
-
   // ---- worker API ----
 
   /** Waits until the flow has work; null when the download is over or the flow may not work. */
@@ -251,31 +238,22 @@ final class BlockScheduler {
 
   /** Non-blocking variant for simulations: the next lease for an idle flow, or null. */
   Lease tryAssign(Flow f) {
-    lock.lock();
-    try {
-      long now = nanos.getAsLong();
-      if (failure != null
-          || finished()
-          || f.replica.dropped
-          || f.current != null
-          || health.backoffLeft(f.replica, now) > 0) {
-        return null;
-      }
-      Lease l = assign(f, now);
-      if (l == null) {
-        checkAllDropped();
-      }
-      return l;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  private void checkAllDropped() {
-    if (!finished() && health.allDropped()) {
-      failure = new DownloadException(health.allDroppedMessage());
-      changed.signalAll();
-    }
+    return read(
+        () -> {
+          long now = nanos.getAsLong();
+          if (failure != null
+              || finished()
+              || f.replica.dropped
+              || f.current != null
+              || health.backoffLeft(f.replica, now) > 0) {
+            return null;
+          }
+          Lease l = assign(f, now);
+          if (l == null) {
+            checkAllDropped();
+          }
+          return l;
+        });
   }
 
   private Lease assign(Flow f, long now) {
@@ -301,6 +279,21 @@ final class BlockScheduler {
     return policy.steals() && !pool.hasFree() ? endGame.steal(f, this, now) : null;
   }
 
+  /** Whether the free pool starts in a range this replica served badly while another could. */
+  private boolean avoidFree(Replica me, long now) {
+    long s = pool.firstFreeStart();
+    if (s < 0 || !health.servedBadly(me, s)) {
+      return false;
+    }
+    for (Flow g : flows.all()) {
+      Replica r = g.replica;
+      if (r != me && !r.dropped && !health.servedBadly(r, s) && policy.mayUse(g, this, now)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private Lease newLease(Flow f, long start, long end, long now) {
     return Lease.start(pool.open(start, end), f, start, /* duplicate= */ false, now);
   }
@@ -312,50 +305,48 @@ final class BlockScheduler {
       return Step.STOP;
     }
     long wrote = written.length();
-    lock.lock();
-    try {
-      long now = nanos.getAsLong();
-      Flow f = l.flow;
-      if (!l.block.leases.contains(l)) {
-        // ended by releaseAll while this chunk was being written: count it, the request is over
-        f.bytesWritten += wrote;
-        f.bytesReceived += n;
-        return Step.STOP;
-      }
-      l.written += wrote;
-      l.received += n;
-      if (wrote > 0) {
-        pieces.wrote(f.replica.index, written.from(), written.from() + wrote);
-      }
-      f.received(l, n, now);
-      if (written.reachedEnd()) {
-        finish(l, now, "ok");
-        return Step.DONE;
-      }
-      return Step.CONTINUE;
-    } finally {
-      lock.unlock();
-    }
+    return read(
+        () -> {
+          long now = nanos.getAsLong();
+          Flow f = l.flow;
+          if (!l.block.leases.contains(l)) {
+            // ended by releaseAll while this chunk was being written: count it, the request is
+            // over
+            f.bytesWritten += wrote;
+            f.bytesReceived += n;
+            return Step.STOP;
+          }
+          l.written += wrote;
+          l.received += n;
+          if (wrote > 0) {
+            pieces.wrote(f.replica.index, written.from(), written.from() + wrote);
+          }
+          f.received(l, n, now);
+          if (written.reachedEnd()) {
+            finish(l, now, "ok");
+            return Step.DONE;
+          }
+          return Step.CONTINUE;
+        });
   }
 
   /** A lease that stopped early: lost a race, or its replica was dropped meanwhile. */
   void release(Lease l) {
-    lock.lock();
-    try {
-      if (!l.block.leases.contains(l)) {
-        return;
-      }
-      boolean complete;
-      synchronized (l.block) {
-        complete = l.pos >= l.block.end;
-      }
-      if (!complete && l.cancelReason != null) {
-        failLocked(l, l.cancelReason, null);
-      } else {
-        finish(l, nanos.getAsLong(), complete && l.written > 0 ? "ok" : "lost race");
-      }
-    } finally {
-      lock.unlock();
+    locked(() -> releaseLocked(l));
+  }
+
+  private void releaseLocked(Lease l) {
+    if (!l.block.leases.contains(l)) {
+      return;
+    }
+    boolean complete;
+    synchronized (l.block) {
+      complete = l.pos >= l.block.end;
+    }
+    if (!complete && l.cancelReason != null) {
+      failLocked(l, l.cancelReason, null);
+    } else {
+      finish(l, nanos.getAsLong(), complete && l.written > 0 ? "ok" : "lost race");
     }
   }
 
@@ -365,18 +356,16 @@ final class BlockScheduler {
    * workers' later calls for these requests change nothing. For a complete download.
    */
   void releaseAll(String reason) {
-    lock.lock();
-    try {
-      for (Flow f : flows.all()) {
-        Lease l = f.current;
-        if (l != null) {
-          l.cancelReason = reason;
-          release(l);
-        }
-      }
-    } finally {
-      lock.unlock();
-    }
+    locked(
+        () -> {
+          for (Flow f : flows.all()) {
+            Lease l = f.current;
+            if (l != null) {
+              l.cancelReason = reason;
+              releaseLocked(l);
+            }
+          }
+        });
   }
 
   private void finish(Lease l, long now, String result) {
@@ -402,20 +391,18 @@ final class BlockScheduler {
 
   /** A lease failed: its range returns to the pool and its replica backs off or is dropped. */
   void fail(Lease l, Exception e) {
-    lock.lock();
-    try {
-      if (!(e instanceof SourceException)) {
-        // not the replica's fault (local disk, bug): stop the whole download
-        if (failure == null) {
-          failure = e;
-        }
-        failLocked(l, "error: " + OneLine.of(e), null);
-        return;
-      }
-      failLocked(l, "error: " + OneLine.of(e), (SourceException) e);
-    } finally {
-      lock.unlock();
-    }
+    locked(
+        () -> {
+          if (e instanceof SourceException se) {
+            failLocked(l, "error: " + OneLine.of(e), se);
+          } else {
+            // not the replica's fault (local disk, bug): stop the whole download
+            if (failure == null) {
+              failure = e;
+            }
+            failLocked(l, "error: " + OneLine.of(e), null);
+          }
+        });
   }
 
   private void failLocked(Lease l, String result, SourceException e) {
@@ -434,6 +421,8 @@ final class BlockScheduler {
     changed.signalAll();
   }
 
+  // ---- the download as a whole ----
+
   private void drop(Replica r, String reason) {
     health.drop(r, reason);
     checkAllDropped();
@@ -450,33 +439,36 @@ final class BlockScheduler {
     }
   }
 
+  private void checkAllDropped() {
+    if (!finished() && health.allDropped()) {
+      failure = new DownloadException(health.allDroppedMessage());
+      changed.signalAll();
+    }
+  }
+
+  /** Every byte is written and, with piece hashes, every piece verified. */
+  private boolean finished() {
+    return pool.allDone() && pieces.allVerified();
+  }
+
   /** Drops a replica before it fetched anything (it failed the probe or disagrees). */
   void dropBeforeStart(Replica r, String reason) {
-    lock.lock();
-    try {
-      drop(r, reason);
-      changed.signalAll();
-    } finally {
-      lock.unlock();
-    }
+    update(() -> drop(r, reason));
   }
 
   /** Stops everything: workers return from {@link #await}. */
   void abort(Exception e) {
-    lock.lock();
-    try {
-      if (failure == null) {
-        failure = e;
-      }
-      for (Block b : pool.active()) {
-        for (Lease l : b.leases) {
-          l.cancelReason = "error: download aborted";
-        }
-      }
-      changed.signalAll();
-    } finally {
-      lock.unlock();
-    }
+    update(
+        () -> {
+          if (failure == null) {
+            failure = e;
+          }
+          for (Block b : pool.active()) {
+            for (Lease l : b.leases) {
+              l.cancelReason = "error: download aborted";
+            }
+          }
+        });
   }
 
   /** Waits up to the given time for any change (a finished block, a failure). */
@@ -494,31 +486,16 @@ final class BlockScheduler {
   }
 
   Exception failure() {
-    lock.lock();
-    try {
-      return failure;
-    } finally {
-      lock.unlock();
-    }
+    return read(() -> failure);
   }
 
   boolean complete() {
-    lock.lock();
-    try {
-      return finished();
-    } finally {
-      lock.unlock();
-    }
+    return read(this::finished);
   }
 
   /** The committed ranges: finished blocks plus the written prefix of active ones. */
   RangeSet committed() {
-    lock.lock();
-    try {
-      return pool.committed();
-    } finally {
-      lock.unlock();
-    }
+    return read(pool::committed);
   }
 
   /**
@@ -528,36 +505,21 @@ final class BlockScheduler {
    * piece is fetched again.
    */
   long stablePrefix() {
-    lock.lock();
-    try {
-      return Math.min(pool.committedPrefix(), pieces.verifiedPrefix());
-    } finally {
-      lock.unlock();
-    }
+    return read(() -> Math.min(pool.committedPrefix(), pieces.verifiedPrefix()));
   }
 
-  /** Bytes committed so far (for progress), and per replica bytes received. */
+  /** Bytes committed so far (for progress). */
   long committedBytes() {
     return committed().total();
   }
 
   List<BlockEvent> events() {
-    lock.lock();
-    try {
-      return log.snapshot();
-    } finally {
-      lock.unlock();
-    }
+    return read(log::snapshot);
   }
 
   /** A consistent copy of per-flow counters for reports and progress. */
   List<FlowCounters> flowCounters() {
-    lock.lock();
-    try {
-      return flows.counters();
-    } finally {
-      lock.unlock();
-    }
+    return read(flows::counters);
   }
 
   long startNanos() {
@@ -566,11 +528,6 @@ final class BlockScheduler {
 
   /** How many running blocks were cut back because their flow slowed down. */
   int cuts() {
-    lock.lock();
-    try {
-      return endGame.cuts();
-    } finally {
-      lock.unlock();
-    }
+    return read(endGame::cuts);
   }
 }
