@@ -27,15 +27,15 @@ abstract class BlockPolicy {
   }
 
   /** Reserves static shares before the download starts. */
-  void plan(BlockScheduler s) {}
+  void plan(PolicyView s) {}
 
   /** Whether the flow may fetch anything now. */
-  boolean mayUse(Flow f, BlockScheduler s, long now) {
+  boolean mayUse(Flow f, PolicyView s, long now) {
     return true;
   }
 
   /** Bytes to take from the pool for an idle flow; 0 for none now. */
-  abstract long blockSize(Flow f, BlockScheduler s, long now);
+  abstract long blockSize(Flow f, PolicyView s, long now);
 
   /** A remainder of a free range shorter than this is added to the flow's block before it. */
   long absorbBelow(Flow f) {
@@ -43,13 +43,13 @@ abstract class BlockPolicy {
   }
 
   /** A flow finished a block at the given rate (bytes per second). */
-  void completed(Flow f, double rate, BlockScheduler s) {}
+  void completed(Flow f, double rate, PolicyView s) {}
 
   /**
    * For a running block whose flow has {@code remaining} bytes of it left: how many the flow should
    * keep, the rest going back to the pool; -1 to leave the block as it is.
    */
-  long keepOf(Flow f, long remaining, BlockScheduler s, long now) {
+  long keepOf(Flow f, long remaining, PolicyView s, long now) {
     return -1;
   }
 
@@ -58,7 +58,7 @@ abstract class BlockPolicy {
     return false;
   }
 
-  static boolean anyAlive(BlockScheduler s) {
+  static boolean anyAlive(PolicyView s) {
     return s.replicas().stream().anyMatch(r -> !r.dropped);
   }
 }

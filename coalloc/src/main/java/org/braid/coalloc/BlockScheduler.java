@@ -42,6 +42,7 @@ final class BlockScheduler {
   private final Flows flows;
   private final ReplicaHealth health;
   private final EndGame endGame;
+  private final PolicyView view;
   private PieceTracker pieces;
   private Exception failure;
 
@@ -62,7 +63,8 @@ final class BlockScheduler {
     this.health = new ReplicaHealth(this.replicas);
     this.endGame = new EndGame(pool, policy);
     this.pieces = PieceTracker.none(size);
-    policy.plan(this);
+    this.view = new PolicyView(this.replicas, pool, flows);
+    policy.plan(view);
   }
 
   private <T> T read(Supplier<T> body) {
@@ -169,42 +171,13 @@ final class BlockScheduler {
     }
   }
 
-  // ---- views for policies (lock held) ----
-
-  long size() {
-    return pool.size();
-  }
-
+  /** The flows, in replica order. */
   List<Flow> flows() {
     return flows.all();
   }
 
   List<Replica> replicas() {
     return replicas;
-  }
-
-  long freeBytes() {
-    return pool.freeBytes();
-  }
-
-  /** Bytes not yet committed: the free pool plus the unfinished part of every active block. */
-  long remainingBytes() {
-    return pool.remainingBytes();
-  }
-
-  /** Reserves the next {@code bytes} of the free pool for a flow (static schemes). */
-  void reserve(Flow f, long bytes) {
-    long left = bytes;
-    while (left > 0 && pool.hasFree()) {
-      ByteRange r = pool.take(left);
-      f.reserved.add(r);
-      left -= r.length();
-    }
-  }
-
-  /** See {@link Flows#rateOf}. */
-  double rateOf(Flow f, long now) {
-    return flows.rateOf(f, now);
   }
 
   // ---- worker API ----
@@ -257,16 +230,16 @@ final class BlockScheduler {
   }
 
   private Lease assign(Flow f, long now) {
-    if (!policy.mayUse(f, this, now)) {
+    if (!policy.mayUse(f, view, now)) {
       return null;
     }
     ByteRange r = f.reserved.poll();
     if (r != null) {
       return newLease(f, r.start(), r.end(), now);
     }
-    endGame.cutBack(this, now);
+    endGame.cutBack(view, now);
     if (pool.hasFree() && !avoidFree(f.replica, now)) {
-      long want = policy.blockSize(f, this, now);
+      long want = policy.blockSize(f, view, now);
       if (want <= 0) {
         return null;
       }
@@ -276,7 +249,7 @@ final class BlockScheduler {
       ByteRange t = pool.take(want);
       return newLease(f, t.start(), t.end(), now);
     }
-    return policy.steals() && !pool.hasFree() ? endGame.steal(f, this, now) : null;
+    return policy.steals() && !pool.hasFree() ? endGame.steal(f, view, now) : null;
   }
 
   /** Whether the free pool starts in a range this replica served badly while another could. */
@@ -287,7 +260,7 @@ final class BlockScheduler {
     }
     for (Flow g : flows.all()) {
       Replica r = g.replica;
-      if (r != me && !r.dropped && !health.servedBadly(r, s) && policy.mayUse(g, this, now)) {
+      if (r != me && !r.dropped && !health.servedBadly(r, s) && policy.mayUse(g, view, now)) {
         return true;
       }
     }
@@ -379,7 +352,7 @@ final class BlockScheduler {
     health.succeeded(f.replica);
     if (l.written > 0) {
       double secs = (now - l.startNanos) / 1e9;
-      policy.completed(f, l.received / Math.max(secs, 1e-6), this);
+      policy.completed(f, l.received / Math.max(secs, 1e-6), view);
     }
     changed.signalAll();
   }

@@ -36,7 +36,7 @@ final class EndGame {
    * {@link BlockPolicy#keepOf}). The flow's request ends early at the new end; the cut-off range
    * lies before the rest of the pool, so the idle flow asking for work takes it first.
    */
-  void cutBack(BlockScheduler s, long now) {
+  void cutBack(PolicyView s, long now) {
     for (Block b : List.copyOf(pool.active())) {
       if (b.leases.size() != 1) {
         continue;
@@ -74,7 +74,7 @@ final class EndGame {
    * proportion to the two rates; when the rest is too small to split, fetches it from this flow too
    * and keeps whichever bytes arrive first.
    */
-  Lease steal(Flow thief, BlockScheduler s, long now) {
+  Lease steal(Flow thief, PolicyView s, long now) {
     Target t = slowest(thief, s, now);
     return t == null ? null : takeOver(thief, t, s, now);
   }
@@ -83,7 +83,7 @@ final class EndGame {
   private record Target(Block block, double seconds, double rate) {}
 
   /** The running block that would finish last and that the thief may join; null if none. */
-  private Target slowest(Flow thief, BlockScheduler s, long now) {
+  private Target slowest(Flow thief, PolicyView s, long now) {
     Block best = null;
     double bestTime = 0;
     double bestRate = 0;
@@ -131,7 +131,7 @@ final class EndGame {
    * Gives the thief the tail of the target block, sized so that both finish together, or when the
    * rest is too small to split (or all its fetchers went silent) a duplicate request for it.
    */
-  private Lease takeOver(Flow thief, Target target, BlockScheduler s, long now) {
+  private Lease takeOver(Flow thief, Target target, PolicyView s, long now) {
     Block best = target.block();
     double bestTime = target.seconds();
     double bestRate = target.rate();
