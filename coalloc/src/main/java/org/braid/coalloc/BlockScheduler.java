@@ -41,8 +41,8 @@ final class BlockScheduler {
   private final RangePool pool;
   private final Flows flows;
   private final ReplicaHealth health;
-  private final EndGame endGame;
   private final PolicyView view;
+  private final Assigner assigner;
   private PieceTracker pieces;
   private Exception failure;
 
@@ -61,9 +61,9 @@ final class BlockScheduler {
     this.pool = new RangePool(size, alreadyDone);
     this.flows = new Flows(this.replicas, connections, startNanos);
     this.health = new ReplicaHealth(this.replicas);
-    this.endGame = new EndGame(pool, policy);
     this.pieces = PieceTracker.none(size);
     this.view = new PolicyView(this.replicas, pool, flows);
+    this.assigner = new Assigner(policy, view, pool, flows, health);
     policy.plan(view);
   }
 
@@ -196,7 +196,7 @@ final class BlockScheduler {
           changed.awaitNanos(backoff);
           continue;
         }
-        Lease l = assign(f, now);
+        Lease l = assigner.assign(f, now);
         if (l != null) {
           return l;
         }
@@ -221,54 +221,12 @@ final class BlockScheduler {
               || health.backoffLeft(f.replica, now) > 0) {
             return null;
           }
-          Lease l = assign(f, now);
+          Lease l = assigner.assign(f, now);
           if (l == null) {
             checkAllDropped();
           }
           return l;
         });
-  }
-
-  private Lease assign(Flow f, long now) {
-    if (!policy.mayUse(f, view, now)) {
-      return null;
-    }
-    ByteRange r = f.reserved.poll();
-    if (r != null) {
-      return newLease(f, r.start(), r.end(), now);
-    }
-    endGame.cutBack(view, now);
-    if (pool.hasFree() && !avoidFree(f.replica, now)) {
-      long want = policy.blockSize(f, view, now);
-      if (want <= 0) {
-        return null;
-      }
-      if (pool.firstFreeLength() - want < policy.absorbBelow(f)) {
-        want = pool.firstFreeLength(); // leave no sliver that would cost a request of its own
-      }
-      ByteRange t = pool.take(want);
-      return newLease(f, t.start(), t.end(), now);
-    }
-    return policy.steals() && !pool.hasFree() ? endGame.steal(f, view, now) : null;
-  }
-
-  /** Whether the free pool starts in a range this replica served badly while another could. */
-  private boolean avoidFree(Replica me, long now) {
-    long s = pool.firstFreeStart();
-    if (s < 0 || !health.servedBadly(me, s)) {
-      return false;
-    }
-    for (Flow g : flows.all()) {
-      Replica r = g.replica;
-      if (r != me && !r.dropped && !health.servedBadly(r, s) && policy.mayUse(g, view, now)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private Lease newLease(Flow f, long start, long end, long now) {
-    return Lease.start(pool.open(start, end), f, start, /* duplicate= */ false, now);
   }
 
   /** Accepts {@code n} bytes read by a lease; writes the part nobody wrote yet. */
@@ -399,17 +357,7 @@ final class BlockScheduler {
   private void drop(Replica r, String reason) {
     health.drop(r, reason);
     checkAllDropped();
-    for (Flow f : flows.all()) {
-      if (f.replica == r) {
-        for (ByteRange res : f.reserved) {
-          pool.giveBack(res.start(), res.end());
-        }
-        f.reserved.clear();
-        if (f.current != null) {
-          f.current.cancelReason = "error: replica dropped: " + reason;
-        }
-      }
-    }
+    flows.stop(r, pool, "error: replica dropped: " + reason);
   }
 
   private void checkAllDropped() {
@@ -501,6 +449,6 @@ final class BlockScheduler {
 
   /** How many running blocks were cut back because their flow slowed down. */
   int cuts() {
-    return read(endGame::cuts);
+    return read(assigner::cuts);
   }
 }

@@ -50,6 +50,24 @@ final class Flows {
     return base * f.fade(now);
   }
 
+  /**
+   * Stops the replica's flows: their reservations return to the pool and their open requests are
+   * cancelled with the given reason.
+   */
+  void stop(Replica r, RangePool pool, String reason) {
+    for (Flow f : all) {
+      if (f.replica == r) {
+        for (ByteRange res : f.reserved) {
+          pool.giveBack(res.start(), res.end());
+        }
+        f.reserved.clear();
+        if (f.current != null) {
+          f.current.cancelReason = reason;
+        }
+      }
+    }
+  }
+
   /** A consistent copy of every flow's counters, the open request's bytes included. */
   List<FlowCounters> counters() {
     List<FlowCounters> out = new ArrayList<>();
