@@ -34,7 +34,7 @@ final class Block {
    * monitor, so a byte counted as committed is always in the file. Null when the lease must stop:
    * it was cancelled, or another lease finished the block first.
    */
-  synchronized Written accept(Lease l, int n, BlockScheduler.ChunkWriter w) throws IOException {
+  synchronized Written accept(Lease l, int n, Leases.ChunkWriter w) throws IOException {
     if (l.cancelReason != null) {
       return null;
     }

@@ -17,21 +17,7 @@ import java.util.function.Supplier;
  * guards them all. Thread-safe: worker threads call {@link #await}, {@link #deliver}, {@link #fail}
  * concurrently. Pure apart from the injected clock, so a simulation can drive it with a fake one.
  */
-final class BlockScheduler {
-  /** Writes bytes {@code [offset, offset+length)} of the chunk just read to file position. */
-  interface ChunkWriter {
-    void write(long position, int offset, int length) throws IOException;
-  }
-
-  /** What a fetcher does after a chunk. */
-  enum Step {
-    CONTINUE,
-    /** The lease's range is complete. */
-    DONE,
-    /** Another flow delivered these bytes first, or the replica was dropped: stop. */
-    STOP
-  }
-
+final class BlockScheduler implements Leases {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final List<Replica> replicas;
@@ -138,7 +124,7 @@ final class BlockScheduler {
             // still inside a running block: stop its fetchers (the written prefix is recorded and
             // the rest returns to the pool), then reject the piece on the next pass
             pieces.rejectLater(i);
-            cancelOverlapping(pr, "cancelled: " + reason);
+            pool.cancel(pr, "cancelled: " + reason);
             return;
           }
           pool.redo(pr);
@@ -148,27 +134,10 @@ final class BlockScheduler {
             Replica r = replicas.get(k);
             log.badPiece(k, pr, now, reason);
             if (health.badPiece(r, pr, now)) {
-              drop(
-                  r,
-                  r.uri
-                      + ": "
-                      + r.badPieces
-                      + " pieces failed the "
-                      + pieces.algorithm()
-                      + " check");
+              drop(r, health.badPiecesReason(r, pieces.algorithm()));
             }
           }
         });
-  }
-
-  private void cancelOverlapping(ByteRange range, String reason) {
-    for (Block b : pool.active()) {
-      if (b.start < range.end() && range.start() < b.end) {
-        for (Lease l : b.leases) {
-          l.cancelReason = reason;
-        }
-      }
-    }
   }
 
   /** The flows, in replica order. */
@@ -182,8 +151,8 @@ final class BlockScheduler {
 
   // ---- worker API ----
 
-  /** Waits until the flow has work; null when the download is over or the flow may not work. */
-  Lease await(Flow f) throws InterruptedException {
+  @Override
+  public Lease await(Flow f) throws InterruptedException {
     lock.lock();
     try {
       while (true) {
@@ -229,8 +198,8 @@ final class BlockScheduler {
         });
   }
 
-  /** Accepts {@code n} bytes read by a lease; writes the part nobody wrote yet. */
-  Step deliver(Lease l, int n, ChunkWriter w) throws IOException {
+  @Override
+  public Step deliver(Lease l, int n, ChunkWriter w) throws IOException {
     Block.Written written = l.block.accept(l, n, w);
     if (written == null) {
       return Step.STOP;
@@ -261,8 +230,8 @@ final class BlockScheduler {
         });
   }
 
-  /** A lease that stopped early: lost a race, or its replica was dropped meanwhile. */
-  void release(Lease l) {
+  @Override
+  public void release(Lease l) {
     locked(() -> releaseLocked(l));
   }
 
@@ -320,8 +289,8 @@ final class BlockScheduler {
     log.request(l, now, result);
   }
 
-  /** A lease failed: its range returns to the pool and its replica backs off or is dropped. */
-  void fail(Lease l, Exception e) {
+  @Override
+  public void fail(Lease l, Exception e) {
     locked(
         () -> {
           if (e instanceof SourceException se) {
@@ -372,11 +341,6 @@ final class BlockScheduler {
     return pool.allDone() && pieces.allVerified();
   }
 
-  /** Drops a replica before it fetched anything (it failed the probe or disagrees). */
-  void dropBeforeStart(Replica r, String reason) {
-    update(() -> drop(r, reason));
-  }
-
   /** Stops everything: workers return from {@link #await}. */
   void abort(Exception e) {
     update(
@@ -384,11 +348,7 @@ final class BlockScheduler {
           if (failure == null) {
             failure = e;
           }
-          for (Block b : pool.active()) {
-            for (Lease l : b.leases) {
-              l.cancelReason = "error: download aborted";
-            }
-          }
+          pool.cancelAll("error: download aborted");
         });
   }
 

@@ -403,7 +403,7 @@ final class Engine {
         if (n == 0) {
           continue;
         }
-        BlockScheduler.Step st =
+        Leases.Step st =
             s.deliver(
                 l,
                 n,
@@ -416,10 +416,10 @@ final class Engine {
                     throw new LocalWriteException(e);
                   }
                 });
-        if (st == BlockScheduler.Step.DONE) {
+        if (st == Leases.Step.DONE) {
           return;
         }
-        if (st == BlockScheduler.Step.STOP) {
+        if (st == Leases.Step.STOP) {
           s.release(l);
           return;
         }

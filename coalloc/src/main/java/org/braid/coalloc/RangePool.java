@@ -86,6 +86,26 @@ final class RangePool {
     return Collections.unmodifiableList(active);
   }
 
+  /** Cancels with the given reason every request for a running block that overlaps the range. */
+  void cancel(ByteRange range, String reason) {
+    for (Block b : active) {
+      if (b.start < range.end() && range.start() < b.end) {
+        for (Lease l : b.leases) {
+          l.cancelReason = reason;
+        }
+      }
+    }
+  }
+
+  /** Cancels every request for a running block with the given reason. */
+  void cancelAll(String reason) {
+    for (Block b : active) {
+      for (Lease l : b.leases) {
+        l.cancelReason = reason;
+      }
+    }
+  }
+
   /** Bytes not yet committed: the free pool plus the unfinished part of every active block. */
   long remainingBytes() {
     long r = free.total();

@@ -64,6 +64,11 @@ final class ReplicaHealth {
     return false;
   }
 
+  /** Why a replica is dropped for bad pieces checked with the given algorithm. */
+  String badPiecesReason(Replica r, String algorithm) {
+    return r.uri + ": " + r.badPieces + " pieces failed the " + algorithm + " check";
+  }
+
   private static void backOff(Replica r, long now) {
     r.backoffUntilNanos =
         now + TimeUnit.MILLISECONDS.toNanos(250L << Math.min(7, r.consecutiveFailures));

@@ -34,8 +34,8 @@ class ReleaseAllTest {
     assertNotNull(l);
     clock[0] += 1_000_000;
     long[] writes = {0};
-    BlockScheduler.ChunkWriter w = (pos, off, len) -> writes[0] += len;
-    assertEquals(BlockScheduler.Step.CONTINUE, s.deliver(l, 1000, w));
+    Leases.ChunkWriter w = (pos, off, len) -> writes[0] += len;
+    assertEquals(Leases.Step.CONTINUE, s.deliver(l, 1000, w));
 
     s.releaseAll("cancelled: download finished");
     assertNull(f0.current);
@@ -45,7 +45,7 @@ class ReleaseAllTest {
     assertEquals("cancelled: download finished", events.get(0).result());
 
     // the worker's chunk in flight: not written, counted once, and the request stays ended
-    assertEquals(BlockScheduler.Step.STOP, s.deliver(l, 500, w));
+    assertEquals(Leases.Step.STOP, s.deliver(l, 500, w));
     s.release(l);
     assertEquals(1000, writes[0]);
     assertEquals(1, s.events().size());

@@ -135,7 +135,7 @@ final class Simulator {
             }
             mir.sent += n;
             long from = o.pos;
-            BlockScheduler.Step st =
+            Leases.Step st =
                 s.deliver(
                     o.lease,
                     n,
@@ -150,9 +150,9 @@ final class Simulator {
                       }
                     });
             o.pos += n;
-            if (st == BlockScheduler.Step.DONE) {
+            if (st == Leases.Step.DONE) {
               open.remove(f);
-            } else if (st == BlockScheduler.Step.STOP || o.pos >= o.end) {
+            } else if (st == Leases.Step.STOP || o.pos >= o.end) {
               open.remove(f);
               s.release(o.lease);
             }
