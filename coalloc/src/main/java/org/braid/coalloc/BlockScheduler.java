@@ -13,7 +13,7 @@ import java.util.function.Supplier;
  * Hands out byte ranges to flows according to a {@link BlockPolicy}, tracks what is written,
  * returns failed ranges to the pool, and backs off or drops failing replicas. It coordinates the
  * parts that each keep one kind of state: the {@link RangePool}, the {@link Flows}, the {@link
- * PieceTracker}, the {@link ReplicaHealth}, the {@link EndGame} and the {@link EventLog}; one lock
+ * PieceTracker}, the {@link ReplicaHealth}, the {@link Assigner} and the {@link EventLog}; one lock
  * guards them all. Thread-safe: worker threads call {@link #await}, {@link #deliver}, {@link #fail}
  * concurrently. Pure apart from the injected clock, so a simulation can drive it with a fake one.
  */
@@ -210,8 +210,7 @@ final class BlockScheduler implements Leases {
           long now = nanos.getAsLong();
           Flow f = l.flow;
           if (!l.block.leases.contains(l)) {
-            // ended by releaseAll while this chunk was being written: count it, the request is
-            // over
+            // ended by releaseAll while this chunk was written: count it, the request is over
             f.bytesWritten += wrote;
             f.bytesReceived += n;
             return Step.STOP;
@@ -268,14 +267,19 @@ final class BlockScheduler implements Leases {
         });
   }
 
+  /** Ends the request: its block is settled, and the flow's counters and the log record it. */
+  private void end(Lease l, long now, String result) {
+    l.block.leases.remove(l);
+    l.flow.current = null;
+    l.flow.endRequest(l, now);
+    pool.settle(l.block);
+    l.flow.account(l, now);
+    log.request(l, now, result);
+  }
+
   private void finish(Lease l, long now, String result) {
-    Block b = l.block;
-    b.leases.remove(l);
+    end(l, now, result);
     Flow f = l.flow;
-    f.current = null;
-    f.endRequest(l, now);
-    pool.settle(b);
-    account(l, now, result);
     health.succeeded(f.replica);
     if (l.written > 0) {
       double secs = (now - l.startNanos) / 1e9;
@@ -284,36 +288,25 @@ final class BlockScheduler implements Leases {
     changed.signalAll();
   }
 
-  private void account(Lease l, long now, String result) {
-    l.flow.account(l, now);
-    log.request(l, now, result);
-  }
-
   @Override
   public void fail(Lease l, Exception e) {
     locked(
         () -> {
-          if (e instanceof SourceException se) {
-            failLocked(l, "error: " + OneLine.of(e), se);
-          } else {
+          SourceException se = e instanceof SourceException x ? x : null;
+          if (se == null && failure == null) {
             // not the replica's fault (local disk, bug): stop the whole download
-            if (failure == null) {
-              failure = e;
-            }
-            failLocked(l, "error: " + OneLine.of(e), null);
+            failure = e;
           }
+          failLocked(l, "error: " + OneLine.of(e), se);
         });
   }
 
   private void failLocked(Lease l, String result, SourceException e) {
-    if (!l.block.leases.remove(l)) {
+    if (!l.block.leases.contains(l)) {
       return;
     }
     long now = nanos.getAsLong();
-    l.flow.current = null;
-    l.flow.endRequest(l, now);
-    pool.settle(l.block);
-    account(l, now, result);
+    end(l, now, result);
     Replica r = l.flow.replica;
     if (e != null && !r.dropped && health.failed(r, e.retryable(), now)) {
       drop(r, OneLine.of(e));
