@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -22,7 +21,7 @@ final class BlockScheduler implements Leases {
   private final Condition changed = lock.newCondition();
   private final List<Replica> replicas;
   private final BlockPolicy policy;
-  private final LongSupplier nanos;
+  private final Ticker nanos;
   private final EventLog log;
   private final RangePool pool;
   private final Flows flows;
@@ -37,12 +36,12 @@ final class BlockScheduler implements Leases {
       List<Replica> replicas,
       int connections,
       BlockPolicy policy,
-      LongSupplier nanos,
+      Ticker nanos,
       RangeSet alreadyDone) {
     this.replicas = List.copyOf(replicas);
     this.policy = policy;
     this.nanos = nanos;
-    long startNanos = nanos.getAsLong();
+    long startNanos = nanos.read();
     this.log = new EventLog(startNanos);
     this.pool = new RangePool(size, alreadyDone);
     this.flows = new Flows(this.replicas, connections, startNanos);
@@ -129,7 +128,7 @@ final class BlockScheduler implements Leases {
           }
           pool.redo(pr);
           BitSet w = pieces.reject(i);
-          long now = nanos.getAsLong();
+          long now = nanos.read();
           for (int k = w == null ? -1 : w.nextSetBit(0); k >= 0; k = w.nextSetBit(k + 1)) {
             Replica r = replicas.get(k);
             log.badPiece(k, pr, now, reason);
@@ -159,7 +158,7 @@ final class BlockScheduler implements Leases {
         if (failure != null || finished() || f.replica.dropped) {
           return null;
         }
-        long now = nanos.getAsLong();
+        long now = nanos.read();
         long backoff = health.backoffLeft(f.replica, now);
         if (backoff > 0) {
           changed.awaitNanos(backoff);
@@ -182,7 +181,7 @@ final class BlockScheduler implements Leases {
   Lease tryAssign(Flow f) {
     return read(
         () -> {
-          long now = nanos.getAsLong();
+          long now = nanos.read();
           if (failure != null
               || finished()
               || f.replica.dropped
@@ -207,7 +206,7 @@ final class BlockScheduler implements Leases {
     long wrote = written.length();
     return read(
         () -> {
-          long now = nanos.getAsLong();
+          long now = nanos.read();
           Flow f = l.flow;
           if (!l.block.leases.contains(l)) {
             // ended by releaseAll while this chunk was written: count it, the request is over
@@ -245,7 +244,7 @@ final class BlockScheduler implements Leases {
     if (!complete && l.cancelReason != null) {
       failLocked(l, l.cancelReason, null);
     } else {
-      finish(l, nanos.getAsLong(), complete && l.written > 0 ? "ok" : "lost race");
+      finish(l, nanos.read(), complete && l.written > 0 ? "ok" : "lost race");
     }
   }
 
@@ -305,7 +304,7 @@ final class BlockScheduler implements Leases {
     if (!l.block.leases.contains(l)) {
       return;
     }
-    long now = nanos.getAsLong();
+    long now = nanos.read();
     end(l, now, result);
     Replica r = l.flow.replica;
     if (e != null && !r.dropped && health.failed(r, e.retryable(), now)) {

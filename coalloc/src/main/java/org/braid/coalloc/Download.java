@@ -88,6 +88,7 @@ public final class Download {
     Path journal = defaultJournal();
     boolean resume = true;
     Clock clock = Clock.systemUTC();
+    Ticker ticker = Ticker.system();
     Consumer<Progress> progress;
     Function<URI, RangeSource> sourceFactory;
 
@@ -185,6 +186,15 @@ public final class Download {
     /** The clock for timestamps in reports and the journal. Default: system UTC. */
     public Builder clock(Clock c) {
       this.clock = Objects.requireNonNull(c, "clock");
+      return this;
+    }
+
+    /**
+     * The time source for scheduling, events and durations (for tests and simulations). Default:
+     * {@link System#nanoTime()}.
+     */
+    Builder ticker(Ticker t) {
+      this.ticker = Objects.requireNonNull(t, "ticker");
       return this;
     }
 

@@ -28,6 +28,7 @@ final class Engine {
   private static final long PROGRESS_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
   private final Download.Builder b;
+  private final Ticker ticker;
   private final String id;
   private final Map<Lease, ReadableByteChannel> open = new ConcurrentHashMap<>();
   private volatile boolean cancelled;
@@ -35,6 +36,7 @@ final class Engine {
 
   Engine(Download.Builder b) {
     this.b = b;
+    this.ticker = b.ticker;
     // a label for log lines and journal entries, not a secret (SecureRandom would load the
     // security providers before the first request)
     this.id =
@@ -74,10 +76,9 @@ final class Engine {
     int n = sources.size();
     Validators[] probed = new Validators[n];
     String[] errors = new String[n];
-    long probeStart = System.nanoTime();
+    long probeStart = ticker.read();
     probeAll(sources, probed, errors);
-    LOG.debug(
-        "[{}] probed {} replicas in {} ms", id, n, (System.nanoTime() - probeStart) / 1_000_000);
+    LOG.debug("[{}] probed {} replicas in {} ms", id, n, (ticker.read() - probeStart) / 1_000_000);
     long size = majoritySize(probed);
     List<Replica> replicas = new ArrayList<>();
     Map<URI, Validators> validators = new LinkedHashMap<>();
@@ -120,7 +121,7 @@ final class Engine {
       if (resumed > 0) {
         LOG.info("[{}] resuming {}: {} of {} bytes already verified", id, b.output, resumed, size);
       }
-      BlockScheduler s = new BlockScheduler(size, replicas, conns, policy, System::nanoTime, kept);
+      BlockScheduler s = new BlockScheduler(size, replicas, conns, policy, ticker, kept);
       if (b.pieces != null) {
         s.usePieces(b.pieces);
       }
@@ -151,7 +152,7 @@ final class Engine {
       }
       PartFile.RunningDigests hasher = part.runningDigests(algos);
       int journaled = supervise(s, part, hasher, journal, uris, size, start, workers);
-      long endNanos = System.nanoTime();
+      long endNanos = ticker.read();
       // stop whatever still runs (slower duplicates, stalled reads) without penalising anyone
       for (Map.Entry<Lease, ReadableByteChannel> e : open.entrySet()) {
         e.getKey().cancelReason = "cancelled: download finished";
@@ -166,9 +167,9 @@ final class Engine {
       if (complete) {
         s.releaseAll("cancelled: download finished");
       }
-      long joinDeadline = System.nanoTime() + (complete ? 0 : TimeUnit.SECONDS.toNanos(2));
+      long joinDeadline = ticker.read() + (complete ? 0 : TimeUnit.SECONDS.toNanos(2));
       for (Thread t : workers) {
-        long left = joinDeadline - System.nanoTime();
+        long left = joinDeadline - ticker.read();
         if (left <= 0) {
           break;
         }
@@ -179,7 +180,7 @@ final class Engine {
           break;
         }
       }
-      long joinedNanos = System.nanoTime();
+      long joinedNanos = ticker.read();
       verifyPieces(s, part);
       if (!s.complete()) {
         // what a later run resumes from; a complete download is renamed in a moment, and a crash
@@ -203,10 +204,10 @@ final class Engine {
       }
       double seconds = Math.max(1e-9, (endNanos - s.startNanos()) / 1e9);
       long tail = size - hasher.hashed();
-      long hashFrom = System.nanoTime();
+      long hashFrom = ticker.read();
       hasher.advance(size);
       Map<String, String> digests = hasher.finish();
-      long hashedNanos = System.nanoTime();
+      long hashedNanos = ticker.read();
       for (Checksum c : b.checksums) {
         String got = digests.get(c.algorithm());
         if (!got.equals(c.hex())) {
@@ -232,7 +233,7 @@ final class Engine {
           (hashFrom - joinedNanos) / 1_000_000,
           tail,
           (hashedNanos - hashFrom) / 1_000_000,
-          (System.nanoTime() - hashedNanos) / 1_000_000);
+          (ticker.read() - hashedNanos) / 1_000_000);
       return report(s, uris, size, resumed, start, seconds, digests);
     }
   }
@@ -247,7 +248,7 @@ final class Engine {
       Instant start,
       List<Thread> workers)
       throws IOException {
-    long lastCheckpoint = System.nanoTime();
+    long lastCheckpoint = ticker.read();
     long lastProgress = 0;
     long[] lastReceived = new long[uris.size()];
     double[] smooth = new double[uris.size()];
@@ -262,7 +263,7 @@ final class Engine {
       // hash the final leading bytes now, a bounded step per pass, so that little is left at the
       // end
       hasher.advance(Math.min(s.stablePrefix(), hasher.hashed() + HASH_STEP));
-      long now = System.nanoTime();
+      long now = ticker.read();
       if (now - lastCheckpoint >= CHECKPOINT_NANOS) {
         part.checkpoint(s.committed());
         journaled = drainJournal(s, journal, uris, size, start, journaled);
