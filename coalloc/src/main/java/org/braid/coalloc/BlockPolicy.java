@@ -1,5 +1,9 @@
 package org.braid.coalloc;
 
+import java.net.URI;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+
 /**
  * The per-download behaviour of a {@link Scheme}: the static plan, who may fetch, block sizes,
  * reaction to finished blocks, and whether idle flows steal. Called with the scheduler's lock held.
@@ -8,6 +12,23 @@ abstract class BlockPolicy {
 
   /** The public description of a scheme; {@link #create} makes the per-download policy. */
   record Spec(String name, int blocks) implements Scheme {
+    /**
+     * What this scheme lacks to download from the given sources with the given predicted rates (0
+     * for none), as a message naming it; null when nothing is missing.
+     */
+    String unmet(List<URI> sources, ToDoubleFunction<URI> rate) {
+      if (name.equals("history")) {
+        for (URI u : sources) {
+          if (!(rate.applyAsDouble(u) > 0)) {
+            return "the history scheme needs a predicted rate for every source; none for "
+                + u
+                + " (give one with predictedRates)";
+          }
+        }
+      }
+      return null;
+    }
+
     BlockPolicy create() {
       switch (name) {
         case "single":

@@ -27,16 +27,16 @@ final class Engine {
 
   private static final long PROGRESS_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
-  private final Download.Builder b;
+  private final DownloadSpec spec;
   private final Ticker ticker;
   private final String id;
   private final Map<Lease, ReadableByteChannel> open = new ConcurrentHashMap<>();
   private volatile boolean cancelled;
   private volatile BlockScheduler scheduler;
 
-  Engine(Download.Builder b) {
-    this.b = b;
-    this.ticker = b.ticker;
+  Engine(DownloadSpec spec) {
+    this.spec = spec;
+    this.ticker = spec.ticker();
     // a label for log lines and journal entries, not a secret (SecureRandom would load the
     // security providers before the first request)
     this.id =
@@ -53,12 +53,11 @@ final class Engine {
   }
 
   DownloadReport run() throws IOException {
-    List<URI> uris = b.ordered();
+    List<URI> uris = spec.sources();
     List<RangeSource> sources = new ArrayList<>();
     try {
       for (URI u : uris) {
-        sources.add(
-            b.sourceFactory != null ? b.sourceFactory.apply(u) : RangeSource.of(u, b.options));
+        sources.add(spec.open(u));
       }
       return run(uris, sources);
     } finally {
@@ -83,7 +82,7 @@ final class Engine {
     List<Replica> replicas = new ArrayList<>();
     Map<URI, Validators> validators = new LinkedHashMap<>();
     for (int i = 0; i < n; i++) {
-      Replica r = new Replica(i, uris.get(i), b.rate(uris.get(i)));
+      Replica r = new Replica(i, uris.get(i), spec.rate(uris.get(i)));
       if (probed[i] == null) {
         r.dropped = true;
         r.dropReason = errors[i];
@@ -106,31 +105,32 @@ final class Engine {
       }
       throw new DownloadException(sb.substring(0, sb.length() - 1));
     }
-    if (b.pieces != null) {
+    if (spec.pieces() != null) {
       try {
-        b.pieces.checkSize(size);
+        spec.pieces().checkSize(size);
       } catch (IllegalArgumentException e) {
         throw new DownloadException(e.getMessage());
       }
     }
-    int conns = b.options.connectionsPerSource();
-    BlockPolicy policy = ((BlockPolicy.Spec) b.scheme).create();
-    try (PartFile part = PartFile.open(b.output, size, validators, b.resume)) {
-      RangeSet kept = b.pieces == null ? part.resumed() : recheck(part, part.resumed(), size);
+    int conns = spec.options().connectionsPerSource();
+    BlockPolicy policy = ((BlockPolicy.Spec) spec.scheme()).create();
+    try (PartFile part = PartFile.open(spec.output(), size, validators, spec.resume())) {
+      RangeSet kept = spec.pieces() == null ? part.resumed() : recheck(part, part.resumed(), size);
       long resumed = kept.total();
       if (resumed > 0) {
-        LOG.info("[{}] resuming {}: {} of {} bytes already verified", id, b.output, resumed, size);
+        LOG.info(
+            "[{}] resuming {}: {} of {} bytes already verified", id, spec.output(), resumed, size);
       }
       BlockScheduler s = new BlockScheduler(size, replicas, conns, policy, ticker, kept);
-      if (b.pieces != null) {
-        s.usePieces(b.pieces);
+      if (spec.pieces() != null) {
+        s.usePieces(spec.pieces());
       }
       scheduler = s;
       if (cancelled) {
         s.abort(new DownloadException("cancelled"));
       }
-      Instant start = b.clock.instant();
-      Journal journal = b.journal == null ? null : new Journal(b.journal, id);
+      Instant start = spec.clock().instant();
+      Journal journal = spec.journal() == null ? null : new Journal(spec.journal(), id);
       List<Thread> workers = new ArrayList<>();
       for (Flow f : s.flows()) {
         if (f.replica.dropped) {
@@ -145,7 +145,7 @@ final class Engine {
       // set up once the fetches run: the first digest instance loads the security providers
       List<String> algos = new ArrayList<>();
       algos.add("sha-256");
-      for (Checksum c : b.checksums) {
+      for (Checksum c : spec.checksums()) {
         if (!algos.contains(c.algorithm())) {
           algos.add(c.algorithm());
         }
@@ -208,7 +208,7 @@ final class Engine {
       hasher.advance(size);
       Map<String, String> digests = hasher.finish();
       long hashedNanos = ticker.read();
-      for (Checksum c : b.checksums) {
+      for (Checksum c : spec.checksums()) {
         String got = digests.get(c.algorithm());
         if (!got.equals(c.hex())) {
           part.discard();
@@ -224,7 +224,7 @@ final class Engine {
         }
       }
       part.commit();
-      LOG.info("[{}] {} complete: {} bytes in {} s", id, b.output, size, seconds);
+      LOG.info("[{}] {} complete: {} bytes in {} s", id, spec.output(), size, seconds);
       LOG.debug(
           "[{}] after the last byte: workers stopped in {} ms, pieces and journal {} ms, last {}"
               + " bytes hashed in {} ms, flushed and renamed in {} ms",
@@ -269,7 +269,7 @@ final class Engine {
         journaled = drainJournal(s, journal, uris, size, start, journaled);
         lastCheckpoint = now;
       }
-      if (b.progress != null && now - lastProgress >= PROGRESS_NANOS) {
+      if (spec.progress() != null && now - lastProgress >= PROGRESS_NANOS) {
         long[] received = new long[uris.size()];
         for (FlowCounters c : s.flowCounters()) {
           received[c.replica()] += c.bytesReceived();
@@ -284,8 +284,8 @@ final class Engine {
         }
         lastReceived = received;
         lastProgress = now;
-        b.progress.accept(
-            new Progress(s.committedBytes(), size, (now - s.startNanos()) / 1e9, rates));
+        spec.progress()
+            .accept(new Progress(s.committedBytes(), size, (now - s.startNanos()) / 1e9, rates));
       }
     }
     return journaled;
@@ -293,13 +293,13 @@ final class Engine {
 
   /** Hashes every piece whose bytes are all written; bad ones go back to the pool. */
   private void verifyPieces(BlockScheduler s, PartFile part) throws IOException {
-    if (b.pieces == null) {
+    if (spec.pieces() == null) {
       return;
     }
     for (int i : s.piecesToVerify()) {
       ByteRange r = s.pieceRange(i);
-      String got = part.digest(b.pieces.algorithm(), r.start(), r.end());
-      String want = b.pieces.hex().get(i);
+      String got = part.digest(spec.pieces().algorithm(), r.start(), r.end());
+      String want = spec.pieces().hex().get(i);
       if (got.equals(want)) {
         s.pieceVerified(i);
       } else {
@@ -311,7 +311,7 @@ final class Engine {
                 + "-"
                 + r.end()
                 + ") "
-                + b.pieces.algorithm()
+                + spec.pieces().algorithm()
                 + " mismatch: expected "
                 + want
                 + ", got "
@@ -328,7 +328,7 @@ final class Engine {
    */
   private RangeSet recheck(PartFile part, RangeSet resumed, long size) throws IOException {
     RangeSet kept = new RangeSet();
-    PieceHashes p = b.pieces;
+    PieceHashes p = spec.pieces();
     for (int i = 0; i < p.hex().size(); i++) {
       long ps = i * p.length();
       long pe = Math.min(size, ps + p.length());
@@ -355,7 +355,7 @@ final class Engine {
       try {
         journal.append(ev.subList(from, ev.size()), uris, size, start);
       } catch (IOException e) {
-        LOG.warn("[{}] cannot append to the journal {}: {}", id, b.journal, e.toString());
+        LOG.warn("[{}] cannot append to the journal {}: {}", id, spec.journal(), e.toString());
       }
     }
     return ev.size();
@@ -558,8 +558,8 @@ final class Engine {
     }
     return new DownloadReport(
         id,
-        b.output,
-        b.scheme.name(),
+        spec.output(),
+        spec.scheme().name(),
         size,
         resumed,
         start,
