@@ -10,7 +10,8 @@ import org.slf4j.LoggerFactory;
  * last. Not thread-safe: called with the scheduler's lock held.
  */
 final class EndGame {
-  private static final Logger LOG = LoggerFactory.getLogger(EndGame.class);
+  // logs under the scheduler's name, as it always did (logging configurations name it)
+  private static final Logger LOG = LoggerFactory.getLogger(BlockScheduler.class);
 
   /** Smallest range worth a separate request (aggressive stealing, adaptive blocks). */
   static final long MIN_STEAL = 128 * 1024;
