@@ -7,8 +7,6 @@ import java.nio.channels.ReadableByteChannel;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -72,39 +70,10 @@ final class Engine {
   }
 
   private DownloadReport run(List<URI> uris, List<RangeSource> sources) throws IOException {
-    int n = sources.size();
-    Validators[] probed = new Validators[n];
-    String[] errors = new String[n];
-    long probeStart = ticker.read();
-    probeAll(sources, probed, errors);
-    LOG.debug("[{}] probed {} replicas in {} ms", id, n, (ticker.read() - probeStart) / 1_000_000);
-    long size = majoritySize(probed);
-    List<Replica> replicas = new ArrayList<>();
-    Map<URI, Validators> validators = new LinkedHashMap<>();
-    for (int i = 0; i < n; i++) {
-      Replica r = new Replica(i, uris.get(i), spec.rate(uris.get(i)));
-      if (probed[i] == null) {
-        r.dropped = true;
-        r.dropReason = errors[i];
-      } else if (probed[i].size() != size) {
-        r.dropped = true;
-        r.dropReason =
-            uris.get(i) + ": serves " + probed[i].size() + " bytes, the other replicas " + size;
-      } else {
-        validators.put(uris.get(i), probed[i]);
-      }
-      if (r.dropped) {
-        LOG.warn("[{}] not using {}", id, r.dropReason);
-      }
-      replicas.add(r);
-    }
-    if (validators.isEmpty()) {
-      StringBuilder sb = new StringBuilder("no usable replica:");
-      for (Replica r : replicas) {
-        sb.append(' ').append(r.dropReason).append(';');
-      }
-      throw new DownloadException(sb.substring(0, sb.length() - 1));
-    }
+    Prober.Probed probed = Prober.probe(id, uris, sources, spec::rate, ticker);
+    long size = probed.size();
+    List<Replica> replicas = probed.replicas();
+    Map<URI, Validators> validators = probed.validators();
     if (spec.pieces() != null) {
       try {
         spec.pieces().checkSize(size);
@@ -461,57 +430,6 @@ final class Engine {
     } catch (IOException | RuntimeException e) {
       // aborting anyway
     }
-  }
-
-  private void probeAll(List<RangeSource> sources, Validators[] probed, String[] errors) {
-    List<Thread> ts = new ArrayList<>();
-    for (int i = 0; i < sources.size(); i++) {
-      int k = i;
-      Thread t =
-          new Thread(
-              () -> {
-                try {
-                  probed[k] = sources.get(k).probe();
-                } catch (IOException | RuntimeException e) {
-                  String m = OneLine.of(e);
-                  errors[k] =
-                      m.startsWith(sources.get(k).uri().toString())
-                          ? m
-                          : sources.get(k).uri() + ": " + m;
-                }
-              },
-              "braid-" + id + "-probe" + i);
-      t.setDaemon(true);
-      ts.add(t);
-      t.start();
-    }
-    for (Thread t : ts) {
-      try {
-        t.join();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
-  }
-
-  /** The size most replicas report; on a tie, the one reported by the earliest replica. */
-  static long majoritySize(Validators[] probed) {
-    Map<Long, Integer> count = new HashMap<>();
-    for (Validators v : probed) {
-      if (v != null) {
-        count.merge(v.size(), 1, Integer::sum);
-      }
-    }
-    long best = -1;
-    int bestCount = 0;
-    for (Validators v : probed) {
-      if (v != null && count.get(v.size()) > bestCount) {
-        best = v.size();
-        bestCount = count.get(v.size());
-      }
-    }
-    return best;
   }
 
   private DownloadReport report(
