@@ -2,14 +2,11 @@ package org.braid.coalloc;
 
 import java.io.IOException;
 import java.net.URI;
-import java.nio.ByteBuffer;
-import java.nio.channels.ReadableByteChannel;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,7 +14,6 @@ import org.slf4j.LoggerFactory;
 /** Runs one download: probes, schedules, fetches with one thread per flow, verifies, renames. */
 final class Engine {
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
-  static final int BUFFER = 64 * 1024;
   private static final long CHECKPOINT_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   /** The most the supervisor hashes per pass (about 30 ms with SHA-256 instructions). */
@@ -28,7 +24,6 @@ final class Engine {
   private final DownloadSpec spec;
   private final Ticker ticker;
   private final String id;
-  private final Map<Lease, ReadableByteChannel> open = new ConcurrentHashMap<>();
   private volatile boolean cancelled;
   private volatile BlockScheduler scheduler;
 
@@ -100,16 +95,12 @@ final class Engine {
       }
       Instant start = spec.clock().instant();
       Journal journal = spec.journal() == null ? null : new Journal(spec.journal(), id);
+      Fetcher fetcher = new Fetcher(id, s, part::write);
       List<Thread> workers = new ArrayList<>();
       for (Flow f : s.flows()) {
-        if (f.replica.dropped) {
-          continue;
+        if (!f.replica.dropped) {
+          workers.add(fetcher.start(f, sources.get(f.replica.index)));
         }
-        Thread t = new Thread(() -> work(s, f, sources.get(f.replica.index), part));
-        t.setName("braid-" + id + "-r" + f.replica.index + "c" + f.connection);
-        t.setDaemon(true);
-        workers.add(t);
-        t.start();
       }
       // set up once the fetches run: the first digest instance loads the security providers
       List<String> algos = new ArrayList<>();
@@ -123,10 +114,7 @@ final class Engine {
       int journaled = supervise(s, part, hasher, journal, uris, size, start, workers);
       long endNanos = ticker.read();
       // stop whatever still runs (slower duplicates, stalled reads) without penalising anyone
-      for (Map.Entry<Lease, ReadableByteChannel> e : open.entrySet()) {
-        e.getKey().cancelReason = "cancelled: download finished";
-        closeQuietly(e.getValue());
-      }
+      fetcher.stopAll("cancelled: download finished");
       // workers still waiting for a response can write nothing more (every block is settled);
       // give them a moment to wind down, then go on: closing the sources aborts them. A complete
       // download does not wait: every byte is written (a block counts as written only after its
@@ -328,108 +316,6 @@ final class Engine {
       }
     }
     return ev.size();
-  }
-
-  private void work(BlockScheduler s, Flow f, RangeSource src, PartFile part) {
-    ByteBuffer buf = ByteBuffer.allocate(BUFFER);
-    while (true) {
-      Lease l;
-      try {
-        l = s.await(f);
-      } catch (InterruptedException e) {
-        return;
-      }
-      if (l == null) {
-        return;
-      }
-      fetch(s, l, src, part, buf);
-    }
-  }
-
-  /** Thrown by the writer so that local disk failures are told apart from replica failures. */
-  private static final class LocalWriteException extends IOException {
-    LocalWriteException(IOException cause) {
-      super("cannot write the output: " + cause.getMessage(), cause);
-    }
-  }
-
-  private void fetch(BlockScheduler s, Lease l, RangeSource src, PartFile part, ByteBuffer buf) {
-    ReadableByteChannel ch = null;
-    try {
-      long end = l.requestEnd();
-      ch = src.open(l.from, end - l.from);
-      open.put(l, ch);
-      while (true) {
-        if (l.cancelReason != null) {
-          s.release(l);
-          return;
-        }
-        buf.clear();
-        int n = ch.read(buf);
-        if (n < 0) {
-          s.release(l);
-          return;
-        }
-        if (n == 0) {
-          continue;
-        }
-        Leases.Step st =
-            s.deliver(
-                l,
-                n,
-                (pos, off, len) -> {
-                  ByteBuffer d = buf.duplicate();
-                  d.position(off).limit(off + len);
-                  try {
-                    part.write(d, pos);
-                  } catch (IOException e) {
-                    throw new LocalWriteException(e);
-                  }
-                });
-        if (st == Leases.Step.DONE) {
-          return;
-        }
-        if (st == Leases.Step.STOP) {
-          s.release(l);
-          return;
-        }
-      }
-    } catch (SourceException e) {
-      failed(s, l, e);
-    } catch (LocalWriteException e) {
-      s.fail(l, e);
-    } catch (IOException e) {
-      failed(
-          s,
-          l,
-          new SourceException.ConnectionException(
-              src.uri(), "read failed: " + HttpRangeSource.describe(e), e));
-    } catch (RuntimeException e) {
-      LOG.error("[{}] bug while fetching from {}", id, src.uri(), e);
-      s.fail(l, e);
-    } finally {
-      if (ch != null) {
-        open.remove(l);
-        closeQuietly(ch);
-      }
-    }
-  }
-
-  private void failed(BlockScheduler s, Lease l, SourceException e) {
-    if (l.cancelReason != null) {
-      s.release(l);
-      return;
-    }
-    LOG.warn("[{}] {}", id, OneLine.of(e));
-    s.fail(l, e);
-  }
-
-  private static void closeQuietly(ReadableByteChannel ch) {
-    try {
-      ch.close();
-    } catch (IOException | RuntimeException e) {
-      // aborting anyway
-    }
   }
 
   private DownloadReport report(
