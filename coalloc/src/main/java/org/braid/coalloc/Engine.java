@@ -24,6 +24,7 @@ final class Engine {
   private final DownloadSpec spec;
   private final Ticker ticker;
   private final String id;
+  private final PieceVerifier verifier;
   private volatile boolean cancelled;
   private volatile BlockScheduler scheduler;
 
@@ -35,6 +36,7 @@ final class Engine {
     this.id =
         java.util.HexFormat.of()
             .toHexDigits(java.util.concurrent.ThreadLocalRandom.current().nextInt());
+    this.verifier = new PieceVerifier(id, spec.pieces());
   }
 
   void cancel() {
@@ -79,7 +81,7 @@ final class Engine {
     int conns = spec.options().connectionsPerSource();
     BlockPolicy policy = ((BlockPolicy.Spec) spec.scheme()).create();
     try (PartFile part = PartFile.open(spec.output(), size, validators, spec.resume())) {
-      RangeSet kept = spec.pieces() == null ? part.resumed() : recheck(part, part.resumed(), size);
+      RangeSet kept = verifier.kept(part, size);
       long resumed = kept.total();
       if (resumed > 0) {
         LOG.info(
@@ -138,7 +140,7 @@ final class Engine {
         }
       }
       long joinedNanos = ticker.read();
-      verifyPieces(s, part);
+      verifier.verify(s, part);
       if (!s.complete()) {
         // what a later run resumes from; a complete download is renamed in a moment, and a crash
         // before that resumes from the last periodic checkpoint
@@ -216,7 +218,7 @@ final class Engine {
         // the last byte is in: stop the transfer clock now; hashing the rest comes after
         break;
       }
-      verifyPieces(s, part);
+      verifier.verify(s, part);
       // hash the final leading bytes now, a bounded step per pass, so that little is left at the
       // end
       hasher.advance(Math.min(s.stablePrefix(), hasher.hashed() + HASH_STEP));
@@ -246,63 +248,6 @@ final class Engine {
       }
     }
     return journaled;
-  }
-
-  /** Hashes every piece whose bytes are all written; bad ones go back to the pool. */
-  private void verifyPieces(BlockScheduler s, PartFile part) throws IOException {
-    if (spec.pieces() == null) {
-      return;
-    }
-    for (int i : s.piecesToVerify()) {
-      ByteRange r = s.pieceRange(i);
-      String got = part.digest(spec.pieces().algorithm(), r.start(), r.end());
-      String want = spec.pieces().hex().get(i);
-      if (got.equals(want)) {
-        s.pieceVerified(i);
-      } else {
-        String why =
-            "piece "
-                + i
-                + " (bytes "
-                + r.start()
-                + "-"
-                + r.end()
-                + ") "
-                + spec.pieces().algorithm()
-                + " mismatch: expected "
-                + want
-                + ", got "
-                + got;
-        LOG.warn("[{}] {}; fetching it again", id, why);
-        s.pieceBad(i, why);
-      }
-    }
-  }
-
-  /**
-   * Keeps of a resumed download only the whole pieces that match their digests again: bytes of
-   * pieces that were never checked, or no longer match, are fetched anew.
-   */
-  private RangeSet recheck(PartFile part, RangeSet resumed, long size) throws IOException {
-    RangeSet kept = new RangeSet();
-    PieceHashes p = spec.pieces();
-    for (int i = 0; i < p.hex().size(); i++) {
-      long ps = i * p.length();
-      long pe = Math.min(size, ps + p.length());
-      if (resumed.contains(ps, pe)) {
-        if (part.digest(p.algorithm(), ps, pe).equals(p.hex().get(i))) {
-          kept.add(ps, pe);
-        } else {
-          LOG.warn(
-              "[{}] resumed piece {} (bytes {}-{}) does not match, fetching it again",
-              id,
-              i,
-              ps,
-              pe);
-        }
-      }
-    }
-    return kept;
   }
 
   private int drainJournal(
