@@ -139,6 +139,11 @@ final class BlockScheduler implements Leases {
         });
   }
 
+  /** The file size. */
+  long size() {
+    return pool.size();
+  }
+
   /** The flows, in replica order. */
   List<Flow> flows() {
     return flows.all();

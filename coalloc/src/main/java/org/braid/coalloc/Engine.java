@@ -14,12 +14,6 @@ import org.slf4j.LoggerFactory;
 /** Runs one download: probes, schedules, fetches with one thread per flow, verifies, renames. */
 final class Engine {
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
-  private static final long CHECKPOINT_NANOS = TimeUnit.SECONDS.toNanos(1);
-
-  /** The most the supervisor hashes per pass (about 30 ms with SHA-256 instructions). */
-  private static final long HASH_STEP = 64L << 20;
-
-  private static final long PROGRESS_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
   private final DownloadSpec spec;
   private final Ticker ticker;
@@ -96,7 +90,8 @@ final class Engine {
         s.abort(new DownloadException("cancelled"));
       }
       Instant start = spec.clock().instant();
-      Journal journal = spec.journal() == null ? null : new Journal(spec.journal(), id);
+      Journal j = spec.journal() == null ? null : new Journal(spec.journal(), id);
+      JournalFeed journal = new JournalFeed(id, j, uris, size, start);
       Fetcher fetcher = new Fetcher(id, s, part::write);
       List<Thread> workers = new ArrayList<>();
       for (Flow f : s.flows()) {
@@ -113,7 +108,7 @@ final class Engine {
         }
       }
       PartFile.RunningDigests hasher = part.runningDigests(algos);
-      int journaled = supervise(s, part, hasher, journal, uris, size, start, workers);
+      new Supervisor(s, part, verifier, journal, spec.progress(), ticker).run(hasher, workers);
       long endNanos = ticker.read();
       // stop whatever still runs (slower duplicates, stalled reads) without penalising anyone
       fetcher.stopAll("cancelled: download finished");
@@ -146,7 +141,7 @@ final class Engine {
         // before that resumes from the last periodic checkpoint
         part.checkpoint(s.committed());
       }
-      drainJournal(s, journal, uris, size, start, journaled);
+      journal.append(s.events());
       Exception failure = s.failure();
       if (!s.complete()) {
         String why = failure == null ? "download incomplete" : OneLine.of(failure);
@@ -195,72 +190,6 @@ final class Engine {
           (ticker.read() - hashedNanos) / 1_000_000);
       return report(s, uris, size, resumed, start, seconds, digests);
     }
-  }
-
-  private int supervise(
-      BlockScheduler s,
-      PartFile part,
-      PartFile.RunningDigests hasher,
-      Journal journal,
-      List<URI> uris,
-      long size,
-      Instant start,
-      List<Thread> workers)
-      throws IOException {
-    long lastCheckpoint = ticker.read();
-    long lastProgress = 0;
-    long[] lastReceived = new long[uris.size()];
-    double[] smooth = new double[uris.size()];
-    int journaled = 0;
-    while (!s.complete() && s.failure() == null && workers.stream().anyMatch(Thread::isAlive)) {
-      s.awaitChange(TimeUnit.MILLISECONDS.toNanos(100));
-      if (s.complete()) {
-        // the last byte is in: stop the transfer clock now; hashing the rest comes after
-        break;
-      }
-      verifier.verify(s, part);
-      // hash the final leading bytes now, a bounded step per pass, so that little is left at the
-      // end
-      hasher.advance(Math.min(s.stablePrefix(), hasher.hashed() + HASH_STEP));
-      long now = ticker.read();
-      if (now - lastCheckpoint >= CHECKPOINT_NANOS) {
-        part.checkpoint(s.committed());
-        journaled = drainJournal(s, journal, uris, size, start, journaled);
-        lastCheckpoint = now;
-      }
-      if (spec.progress() != null && now - lastProgress >= PROGRESS_NANOS) {
-        long[] received = new long[uris.size()];
-        for (FlowCounters c : s.flowCounters()) {
-          received[c.replica()] += c.bytesReceived();
-        }
-        double dt = lastProgress == 0 ? 0 : (now - lastProgress) / 1e9;
-        List<Double> rates = new ArrayList<>();
-        for (int i = 0; i < received.length; i++) {
-          double inst = dt == 0 ? 0.0 : (received[i] - lastReceived[i]) / dt;
-          // smoothed over about a second, so the display does not flicker
-          smooth[i] = smooth[i] == 0 ? inst : smooth[i] + 0.3 * (inst - smooth[i]);
-          rates.add(smooth[i]);
-        }
-        lastReceived = received;
-        lastProgress = now;
-        spec.progress()
-            .accept(new Progress(s.committedBytes(), size, (now - s.startNanos()) / 1e9, rates));
-      }
-    }
-    return journaled;
-  }
-
-  private int drainJournal(
-      BlockScheduler s, Journal journal, List<URI> uris, long size, Instant start, int from) {
-    List<BlockEvent> ev = s.events();
-    if (journal != null && ev.size() > from) {
-      try {
-        journal.append(ev.subList(from, ev.size()), uris, size, start);
-      } catch (IOException e) {
-        LOG.warn("[{}] cannot append to the journal {}: {}", id, spec.journal(), e.toString());
-      }
-    }
-    return ev.size();
   }
 
   private DownloadReport report(
