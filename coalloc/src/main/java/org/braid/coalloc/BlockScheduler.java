@@ -28,16 +28,24 @@ final class BlockScheduler implements Leases {
   private final ReplicaHealth health;
   private final PolicyView view;
   private final Assigner assigner;
-  private PieceTracker pieces;
+  private final PieceTracker pieces;
   private Exception failure;
 
+  /**
+   * A scheduler for a file of {@code size} bytes from the replicas (those already dropped take no
+   * part), {@code connections} flows each, of which {@code alreadyDone} (or null) is done. With
+   * {@code pieces} (or null for none) the download is finished only once every piece was reported
+   * good with {@link #pieceVerified}; pieces entirely done already (resumed and re-checked by the
+   * caller) count as verified.
+   */
   BlockScheduler(
       long size,
       List<Replica> replicas,
       int connections,
       BlockPolicy policy,
       Ticker nanos,
-      RangeSet alreadyDone) {
+      RangeSet alreadyDone,
+      PieceHashes pieces) {
     this.replicas = List.copyOf(replicas);
     this.policy = policy;
     this.nanos = nanos;
@@ -46,7 +54,7 @@ final class BlockScheduler implements Leases {
     this.pool = new RangePool(size, alreadyDone);
     this.flows = new Flows(this.replicas, connections, startNanos);
     this.health = new ReplicaHealth(this.replicas);
-    this.pieces = PieceTracker.none(size);
+    this.pieces = pieces == null ? PieceTracker.none(size) : PieceTracker.of(pieces, size, pool);
     this.view = new PolicyView(this.replicas, pool, flows);
     this.assigner = new Assigner(policy, view, pool, flows, health);
     policy.plan(view);
@@ -62,39 +70,20 @@ final class BlockScheduler implements Leases {
   }
 
   private void locked(Runnable body) {
-    lock.lock();
-    try {
-      body.run();
-    } finally {
-      lock.unlock();
-    }
+    read(
+        () -> {
+          body.run();
+          return null;
+        });
   }
 
   /** Runs the change with the lock held and wakes every waiting worker. */
   private void update(Runnable change) {
-    lock.lock();
-    try {
-      change.run();
-      changed.signalAll();
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  // ---- piece verification ----
-
-  /**
-   * Enables piece verification: the download is finished only once every piece was reported good
-   * with {@link #pieceVerified}. Pieces already entirely done at construction (resumed and
-   * re-checked by the caller) count as verified. Call before any worker starts.
-   */
-  void usePieces(PieceHashes p) {
-    update(() -> pieces = PieceTracker.of(p, pool.size(), pool));
-  }
-
-  /** Byte range of piece {@code i}. */
-  ByteRange pieceRange(int i) {
-    return read(() -> pieces.range(i));
+    locked(
+        () -> {
+          change.run();
+          changed.signalAll();
+        });
   }
 
   /**
@@ -317,8 +306,6 @@ final class BlockScheduler implements Leases {
     }
     changed.signalAll();
   }
-
-  // ---- the download as a whole ----
 
   private void drop(Replica r, String reason) {
     health.drop(r, reason);

@@ -123,10 +123,8 @@ final class Engine {
             spec.options().connectionsPerSource(),
             ((BlockPolicy.Spec) spec.scheme()).create(),
             ticker,
-            kept);
-    if (spec.pieces() != null) {
-      s.usePieces(spec.pieces());
-    }
+            kept,
+            spec.pieces());
     scheduler = s;
     if (cancelled) {
       s.abort(new DownloadException("cancelled"));

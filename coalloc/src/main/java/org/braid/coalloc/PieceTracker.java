@@ -53,8 +53,7 @@ final class PieceTracker {
 
   /** Byte range of piece {@code i}. */
   ByteRange range(int i) {
-    long s = i * hashes.length();
-    return new ByteRange(s, Math.min(size, s + hashes.length()));
+    return hashes.range(i, size);
   }
 
   /**

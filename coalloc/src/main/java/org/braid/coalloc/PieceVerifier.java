@@ -28,7 +28,7 @@ final class PieceVerifier {
       return;
     }
     for (int i : s.piecesToVerify()) {
-      ByteRange r = s.pieceRange(i);
+      ByteRange r = pieces.range(i, s.size());
       String got = part.digest(pieces.algorithm(), r.start(), r.end());
       String want = pieces.hex().get(i);
       if (got.equals(want)) {
@@ -65,18 +65,17 @@ final class PieceVerifier {
     }
     RangeSet kept = new RangeSet();
     for (int i = 0; i < pieces.hex().size(); i++) {
-      long ps = i * pieces.length();
-      long pe = Math.min(size, ps + pieces.length());
-      if (resumed.contains(ps, pe)) {
-        if (part.digest(pieces.algorithm(), ps, pe).equals(pieces.hex().get(i))) {
-          kept.add(ps, pe);
+      ByteRange r = pieces.range(i, size);
+      if (resumed.contains(r.start(), r.end())) {
+        if (part.digest(pieces.algorithm(), r.start(), r.end()).equals(pieces.hex().get(i))) {
+          kept.add(r.start(), r.end());
         } else {
           LOG.warn(
               "[{}] resumed piece {} (bytes {}-{}) does not match, fetching it again",
               id,
               i,
-              ps,
-              pe);
+              r.start(),
+              r.end());
         }
       }
     }

@@ -28,6 +28,7 @@ class ReleaseAllTest {
             1,
             ((BlockPolicy.Spec) Scheme.adaptive()).create(),
             () -> clock[0],
+            null,
             null);
     Flow f0 = s.flows().get(0);
     Lease l = s.tryAssign(f0);

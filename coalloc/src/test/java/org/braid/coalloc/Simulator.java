@@ -82,7 +82,13 @@ final class Simulator {
     byte[] writes = track ? new byte[(int) size] : null;
     BlockScheduler s =
         new BlockScheduler(
-            size, replicas, connections, ((BlockPolicy.Spec) scheme).create(), clock::get, null);
+            size,
+            replicas,
+            connections,
+            ((BlockPolicy.Spec) scheme).create(),
+            clock::get,
+            null,
+            null);
     Map<Flow, Open> open = new HashMap<>();
     long start = clock.get();
     long limit = start + (long) (limitSeconds * 1e9);
