@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import org.braid.infoprovider.logs.LogFormat;
+import org.braid.infoprovider.wire.Endpoint;
 import org.braid.infoprovider.wire.ProviderApi;
 
 /**
@@ -28,7 +29,8 @@ import org.braid.infoprovider.wire.ProviderApi;
  * has a default except the logs.
  *
  * @param hostname host name published in ads and LDIF (default: this machine's name)
- * @param url the server's access URL published beside it, e.g. gsiftp://host:2811 (default none)
+ * @param url the server's access URL, e.g. gsiftp://host:2811: the endpoint of each log that names
+ *     none and whose format it fits ({@link #endpointOf}); default none
  * @param database SQLite file (default /var/lib/braid-provider/provider.db)
  * @param retention how long transfers and samples are kept (default 30d)
  * @param poll how often logs are read and statistics recomputed (default 10s)
@@ -89,6 +91,12 @@ public record ProviderConfig(
       throw new IllegalArgumentException("config: logs: at least one log is needed");
     }
     logs = List.copyOf(logs);
+    java.util.Set<Path> paths = new java.util.HashSet<>();
+    for (Log l : logs) {
+      if (!paths.add(l.path().toAbsolutePath().normalize())) {
+        throw new IllegalArgumentException("config: logs: " + l.path() + " is listed twice");
+      }
+    }
     probes = probes == null ? new Probes(null, null, null) : probes;
     volumes = volumes == null ? List.of() : List.copyOf(volumes);
     java.util.Set<String> seen = new java.util.HashSet<>();
@@ -96,6 +104,26 @@ public record ProviderConfig(
       if (!seen.add(v.volume())) {
         throw new IllegalArgumentException("config: volumes: " + v.volume() + " is listed twice");
       }
+    }
+  }
+
+  /**
+   * The endpoint a log's statistics are published for: its own {@code endpoint}; else the
+   * configuration's {@code url} when that is an endpoint URL whose scheme fits the log's format
+   * ({@link Log#fits}); else none (null): the log's statistics are host-level.
+   */
+  public Endpoint endpointOf(Log log) {
+    if (log.endpoint() != null) {
+      return Endpoint.parse(log.endpoint());
+    }
+    if (url.isEmpty()) {
+      return null;
+    }
+    try {
+      Endpoint e = Endpoint.parse(url);
+      return Log.fits(log.format(), e.scheme()) ? e : null;
+    } catch (IllegalArgumentException notAnEndpoint) {
+      return null;
     }
   }
 
@@ -155,9 +183,17 @@ public record ProviderConfig(
    * @param format gridftp, nginx, apache or braid
    * @param volume the volume to file this log's transfers under (default: the volume the line
    *     names, GridFTP's VOLUME; "/" for the other formats)
+   * @param endpoint the endpoint whose server writes this log, {@code SCHEME://HOST[:PORT][/PATH]}
+   *     as replica URLs name it, e.g. {@code gsiftp://se.example.org:2811} (default: the
+   *     configuration's {@code url} when its scheme fits the format, else none: host-level)
    */
-  public record Log(Path path, LogFormat format, String volume) {
-    /** Checks both are given. */
+  public record Log(Path path, LogFormat format, String volume, String endpoint) {
+    /**
+     * Checks the path and format are given and the endpoint, if any, is an endpoint URL whose
+     * scheme fits the format.
+     *
+     * @throws IllegalArgumentException naming the log and the problem
+     */
     public Log {
       if (path == null) {
         throw new IllegalArgumentException("config: logs: a log needs a path");
@@ -168,6 +204,52 @@ public record ProviderConfig(
       }
       if (volume != null && volume.isBlank()) {
         throw new IllegalArgumentException("config: logs: " + path + ": volume must not be blank");
+      }
+      if (endpoint != null) {
+        Endpoint e;
+        try {
+          e = Endpoint.parse(endpoint);
+        } catch (IllegalArgumentException bad) {
+          throw new IllegalArgumentException("config: logs: " + path + ": " + bad.getMessage());
+        }
+        if (!fits(format, e.scheme())) {
+          throw new IllegalArgumentException(
+              "config: logs: "
+                  + path
+                  + ": endpoint "
+                  + endpoint
+                  + " does not fit format "
+                  + format.name().toLowerCase(Locale.ROOT)
+                  + " (its schemes: "
+                  + String.join(", ", schemes(format))
+                  + ")");
+        }
+      }
+    }
+
+    /** A log without an endpoint of its own. */
+    public Log(Path path, LogFormat format, String volume) {
+      this(path, format, volume, null);
+    }
+
+    /**
+     * Whether a log of this format can be written by a server of this scheme: gridftp by gsiftp and
+     * ftp doors, nginx and apache by http and https ones; a braid journal by any.
+     */
+    public static boolean fits(LogFormat format, String scheme) {
+      List<String> s = schemes(format);
+      return s.isEmpty() || s.contains(scheme.toLowerCase(Locale.ROOT));
+    }
+
+    private static List<String> schemes(LogFormat format) {
+      switch (format) {
+        case GRIDFTP:
+          return List.of("gsiftp", "ftp");
+        case NGINX:
+        case APACHE:
+          return List.of("http", "https");
+        default:
+          return List.of();
       }
     }
   }
