@@ -7,7 +7,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -39,16 +41,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Queries information providers concurrently (HttpClient 5 async) and caches their answers.
+ * Discovery over HTTP: queries information providers' {@code /v1/ads} (and their latest probe
+ * values from {@code /v1/series}) concurrently with HttpClient 5 async, and caches the answers.
  *
  * <p>All queries of one {@link #fetch} call share one deadline: the timeout. A provider that has
  * not answered by then is cancelled and reported with a reason; it costs no more than the timeout.
  * Successful answers are cached for the TTL, failures for the failure TTL (so a dead provider is
  * not waited on again at every request). Thread-safe.
  */
-final class Discovery implements AutoCloseable {
+final class HttpDiscovery implements Discovery {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Discovery.class);
+  private static final Logger LOG = LoggerFactory.getLogger(HttpDiscovery.class);
 
   private final Duration timeout;
   private final Duration ttl;
@@ -60,7 +63,7 @@ final class Discovery implements AutoCloseable {
   private final boolean loads;
   private final String clientPeer;
 
-  Discovery(
+  HttpDiscovery(
       Duration connectTimeout,
       Duration timeout,
       Duration ttl,
@@ -104,11 +107,11 @@ final class Discovery implements AutoCloseable {
   }
 
   /** The answers for every endpoint, from the cache where fresh, else queried concurrently. */
-  Map<URI, ProviderAnswer> fetch(Collection<URI> endpoints) {
+  @Override
+  public Map<URI, ProviderAnswer> fetch(Collection<URI> endpoints) {
     Map<URI, ProviderAnswer> out = new LinkedHashMap<>();
     Map<URI, CompletableFuture<ProviderAnswer>> pending = new LinkedHashMap<>();
-    List<CompletableFuture<Body>> inflight =
-        java.util.Collections.synchronizedList(new ArrayList<>());
+    List<CompletableFuture<Body>> inflight = Collections.synchronizedList(new ArrayList<>());
     Map<URI, CompletableFuture<ProviderAnswer>> adsOnly = new ConcurrentHashMap<>();
     Instant now = clock.instant();
     long t0 = System.nanoTime();
@@ -292,13 +295,13 @@ final class Discovery implements AutoCloseable {
     return (m == null || m.isBlank() ? kind : kind + ": " + m).replace('\n', ' ');
   }
 
-  /** Puts an answer into the cache as if it had just been fetched (benchmarks, tests). */
-  void prime(ProviderAnswer a) {
+  @Override
+  public void prime(ProviderAnswer a) {
     cache.put(a.endpoint(), a);
   }
 
-  /** Drops every cached answer. */
-  void clear() {
+  @Override
+  public void clear() {
     cache.clear();
   }
 
@@ -339,7 +342,7 @@ final class Discovery implements AutoCloseable {
       }
       if (len + n > buf.length) {
         buf =
-            java.util.Arrays.copyOf(
+            Arrays.copyOf(
                 buf,
                 Math.max(
                     len + n, Math.min((int) Math.min(max, Integer.MAX_VALUE - 8), buf.length * 2)));
@@ -350,7 +353,7 @@ final class Discovery implements AutoCloseable {
 
     @Override
     protected Body buildResult() {
-      return new Body(status, java.util.Arrays.copyOf(buf, len));
+      return new Body(status, Arrays.copyOf(buf, len));
     }
 
     @Override
