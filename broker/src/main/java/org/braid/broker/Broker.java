@@ -204,10 +204,9 @@ public final class Broker implements AutoCloseable {
      * @throws IllegalArgumentException if not positive and finite
      */
     public Builder clientCapacity(double bytesPerSecond) {
-      if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond)) {
-        throw new IllegalArgumentException(
-            "client capacity must be positive and finite: " + bytesPerSecond);
-      }
+      requireArgument(
+          bytesPerSecond > 0 && !Double.isInfinite(bytesPerSecond),
+          "client capacity must be positive and finite: " + bytesPerSecond);
       this.clientCapacity = bytesPerSecond;
       return this;
     }
@@ -275,9 +274,7 @@ public final class Broker implements AutoCloseable {
      * @throws IllegalArgumentException if not positive
      */
     public Builder maxResponseBytes(long n) {
-      if (n <= 0) {
-        throw new IllegalArgumentException("max response bytes must be positive: " + n);
-      }
+      requireArgument(n > 0, "max response bytes must be positive: " + n);
       this.maxResponseBytes = n;
       return this;
     }
@@ -288,9 +285,7 @@ public final class Broker implements AutoCloseable {
      * @throws IllegalArgumentException if outside 1..65535
      */
     public Builder providerPort(int port) {
-      if (port < 1 || port > 65535) {
-        throw new IllegalArgumentException("provider port must be 1..65535: " + port);
-      }
+      requireArgument(port >= 1 && port <= 65535, "provider port must be 1..65535: " + port);
       this.providerPort = port;
       return this;
     }
@@ -303,18 +298,20 @@ public final class Broker implements AutoCloseable {
 
     /**
      * The provider of a host ({@code host} or {@code host:port} of the replica URL; a URL without a
-     * path gets {@code /v1/ads}).
+     * path gets {@code /v1/ads}). Mapped for a {@code host:port}, a provider whose ads name no
+     * endpoint speaks for that endpoint; mapped for a host, such ads are host-level data (see
+     * {@link RankedReplica#forecastSource()}). Ads that name endpoints are matched to each
+     * replica's own either way.
      *
      * @throws IllegalArgumentException if the URL is not http or https with a host
      */
     public Builder provider(String host, URI url) {
       Objects.requireNonNull(host, "host");
       Objects.requireNonNull(url, "url");
-      if (!("http".equalsIgnoreCase(url.getScheme()) || "https".equalsIgnoreCase(url.getScheme()))
-          || url.getHost() == null) {
-        throw new IllegalArgumentException(
-            "provider URL of " + host + " must be http(s)://HOST[:PORT]: " + url);
-      }
+      requireArgument(
+          ("http".equalsIgnoreCase(url.getScheme()) || "https".equalsIgnoreCase(url.getScheme()))
+              && url.getHost() != null,
+          "provider URL of " + host + " must be http(s)://HOST[:PORT]: " + url);
       providers.put(host.toLowerCase(Locale.ROOT), url);
       return this;
     }
@@ -371,13 +368,10 @@ public final class Broker implements AutoCloseable {
      */
     public Builder sharedBottleneck(String name, double capacity, Collection<String> hosts) {
       Objects.requireNonNull(name, "name");
-      if (!(capacity > 0) || Double.isInfinite(capacity)) {
-        throw new IllegalArgumentException(
-            "bottleneck " + name + " capacity must be positive: " + capacity);
-      }
-      if (hosts.isEmpty()) {
-        throw new IllegalArgumentException("bottleneck " + name + " has no host");
-      }
+      requireArgument(
+          capacity > 0 && !Double.isInfinite(capacity),
+          "bottleneck " + name + " capacity must be positive: " + capacity);
+      requireArgument(!hosts.isEmpty(), "bottleneck " + name + " has no host");
       Set<String> h = new LinkedHashSet<>();
       hosts.forEach(x -> h.add(x.toLowerCase(Locale.ROOT)));
       bottlenecks.put(name, new Planner.Bottleneck(capacity, h));
@@ -396,9 +390,7 @@ public final class Broker implements AutoCloseable {
      * @throws IllegalArgumentException if outside (0, 1]
      */
     public Builder coallocationFraction(double f) {
-      if (!(f > 0 && f <= 1)) {
-        throw new IllegalArgumentException("co-allocation fraction must be in (0, 1]: " + f);
-      }
+      requireArgument(f > 0 && f <= 1, "co-allocation fraction must be in (0, 1]: " + f);
       this.fraction = f;
       return this;
     }
@@ -409,9 +401,7 @@ public final class Broker implements AutoCloseable {
      * @throws IllegalArgumentException if below 1
      */
     public Builder maxSources(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("max sources must be at least 1: " + n);
-      }
+      requireArgument(n >= 1, "max sources must be at least 1: " + n);
       this.maxSources = n;
       return this;
     }
@@ -421,11 +411,16 @@ public final class Broker implements AutoCloseable {
       return new Broker(this);
     }
 
+    /** Caffeine's {@code requireArgument}: an IllegalArgumentException with the message. */
+    private static void requireArgument(boolean ok, String message) {
+      if (!ok) {
+        throw new IllegalArgumentException(message);
+      }
+    }
+
     private static Duration positive(String what, Duration d) {
       Objects.requireNonNull(d, what);
-      if (d.isNegative() || d.isZero()) {
-        throw new IllegalArgumentException(what + " must be positive: " + d);
-      }
+      requireArgument(!d.isNegative() && !d.isZero(), what + " must be positive: " + d);
       return d;
     }
   }
