@@ -89,8 +89,8 @@ public final class Provider implements AutoCloseable {
       Endpoint e = config.endpointOf(l);
       if (e == null && l.endpoint() == null && !config.url().isEmpty()) {
         LOG.warn(
-            "log {}: url {} is no endpoint for a {} log; its statistics are host-level (give the"
-                + " log an endpoint)",
+            "log {}: url {} does not fit format {}; its statistics are host-level (give the log"
+                + " an endpoint)",
             l.path(),
             config.url(),
             l.format().name().toLowerCase(Locale.ROOT));
