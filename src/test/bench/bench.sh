@@ -118,7 +118,14 @@ bound_bps() { # size -> bytes/s of TCP payload the network can carry for this sc
   b1=$(maxflow "$RATES" "$SHARED" "$UPLINK" 0)
   if [ "$EVENT" = trace ]; then
     trace_bound "$1"
-  elif [[ "$EVENT" == fail:* || "$EVENT" == kill:* ]]; then
+  elif [[ "$EVENT" == kill:* ]]; then
+    # the ideal download: at full max-flow until F x the bound time (F x SIZE bytes), the rest
+    # without the killed mirror
+    b2=$(maxflow "$RATES" "$SHARED" "$UPLINK" "$(failing)")
+    awk -v s="$1" -v F="$(cut -d: -f3 <<<"$EVENT")" -v a="$b1" -v b="$b2" -v e="$EFF" 'BEGIN {
+      split(e, q, "/"); f = q[1] / q[2]; A = a * 1e6 / 8 * f; B = b * 1e6 / 8 * f
+      d = F * s; if (d > s) d = s; printf "%.0f", s / (d / A + (s - d) / B) }'
+  elif [[ "$EVENT" == fail:* ]]; then
     # the file bytes that had crossed the links when the mirror failed (all of them if it never did)
     local sent=$(( $1 * 1514 / 1448 ))
     [ -f "$work/failed-at" ] && sent=$(cat "$work/failed-at")
@@ -208,15 +215,15 @@ start_event() { # size -> starts the scenario's event in the background
     kill:*)
       # kill:M:F - mirror M's server processes are killed at F times the bound time (the time
       # the whole file takes at the max-flow of every link), counted from the contender's start
-      local m f at base
+      local m f base
       IFS=: read -r _ m f <<<"$EVENT"
-      at=$(awk -v s="$1" -v a="$(maxflow "$RATES" "$SHARED" "$UPLINK" 0)" -v f="$f" -v e="$EFF" \
-        'BEGIN { split(e, q, "/"); printf "%.3f", f * s / (a * 1e6 / 8 * q[1] / q[2]) }')
+      KILL_AT=$(awk -v s="$1" -v a="$(maxflow "$RATES" "$SHARED" "$UPLINK" 0)" -v f="$f" -v e="$EFF" \
+        'BEGIN { split(e, q, "/"); printf "%.2f", f * s / (a * 1e6 / 8 * q[1] / q[2]) }')
       base=$(tb_sent)
       rm -f "$work/failed-at"
       (
-        sleep "$at"
-        # the bytes that had crossed the links when it died: the bound of this run uses them
+        sleep "$KILL_AT"
+        # the bytes that had crossed the links when it died (a note; the bound is the ideal one)
         echo $(($(tb_sent) - base)) >"$work/failed-at"
         tb_stop_mirror "$m"
       ) & bgpids+=($!)
@@ -352,7 +359,11 @@ run_one() { # contender mb rep position plot(0|1)
   if [[ "$EVENT" == fail:* || "$EVENT" == kill:* ]]; then
     local at="never"
     [ -f "$work/failed-at" ] && at=$(awk -v x="$(cat "$work/failed-at")" -v s="$size" 'BEGIN { printf "%.0f%%", 100 * x * 1448 / 1514 / s }')
-    note="${note:+$note; }mirror $(failing) failed at $at of the file"
+    if [[ "$EVENT" == kill:* ]]; then
+      note="${note:+$note; }mirror $(failing) killed at $KILL_AT s; $at of the file had crossed the links"
+    else
+      note="${note:+$note; }mirror $(failing) failed at $at of the file"
+    fi
   fi
   echo "$SCEN,\"$LABEL\",$size,$c,$rep,$pos,$rc,$ok,$wall,$transfer,$(bound_bps "$size"),$(nominal_bps),$load1,$fast_idle,$max_idle,$dropped,$RTT_LABEL,$cpu,$peak,\"$note\"" >>"$csv"
   printf 'bench: %-5s rtt %-15s %-20s %5s MB rep %d: rc %d ok %d %7.3f s (wall %s, cpu %s s, %s MB) load %s\n' \

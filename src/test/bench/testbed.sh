@@ -241,6 +241,7 @@ tb_start_mirror() { # i
   ip netns exec "$ns" /usr/sbin/nginx -p "$p" -c "$p/nginx.conf" -e "$p/error.log" -g 'daemon off;' \
     >"$p/stdout.log" 2>&1 &
   echo $! >"$p/master.pid"
+  disown $!  # a mirror killed on purpose is no news for the calling shell
   local l; l=$(tb_listen "$i")
   tb_wait_port "$ns" "${l%:*}" "${l##*:}" || tb_die "nginx in $ns did not start: $(cat "$p/error.log" "$p/stdout.log" 2>/dev/null)"
   if [ "$(cat "$TB_STATE/gridftp" 2>/dev/null || echo 0)" = 1 ]; then
