@@ -105,6 +105,10 @@ def fmt(x, spec="{:.1f}"):
     return "n/a" if x is None else spec.format(x)
 
 
+def pct(fraction):
+    return "n/a" if fraction is None else f"{fraction * 100:.1f}%"
+
+
 def scenario_table(cells, order, scen, rtt, size):
     keys = [k for k in order if k[:3] == (scen, rtt, size)]
     first = cells[keys[0]]
@@ -142,7 +146,7 @@ def scenario_table(cells, order, scen, rtt, size):
         peak = fmt(statistics.median(c.peak) if c.peak else None, "{:.0f}")
         out.append(
             f"| {name} | {len(c.ok)}/{len(c.rows)} | {fmt(c.med_time(), '{:.2f}')} | {fmt(wall, '{:.2f}')} | {rng} | "
-            f"{fmt(m / c.bound * 100 if m and not unshaped else None)}% | " + "".join(r + " | " for r in ratios)
+            f"{pct(m / c.bound if m and not unshaped else None)} | " + "".join(r + " | " for r in ratios)
             + f"{cpu} | {peak} | {min(c.loads):.2f}-{max(c.loads):.2f} |"
         )
     return out
@@ -399,8 +403,8 @@ def headline(cells, order, labels):
             )
         lead = f"| {k[0]}: {labels[k[0]]} | {rtt_name(k[1])} | {k[2] / 1e6:.0f} MB | "
         t, w = c.share(), c.share(True)
-        out.append(lead + f"{fmt(t and t * 100)}% | " + " | ".join(ratios) + " |")
-        wall.append(lead + f"{fmt(w and w * 100)}% | " + " | ".join(wratios) + " |")
+        out.append(lead + f"{pct(t)} | " + " | ".join(ratios) + " |")
+        wall.append(lead + f"{pct(w)} | " + " | ".join(wratios) + " |")
     return out + wall
 
 
