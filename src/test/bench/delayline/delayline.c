@@ -56,7 +56,7 @@
 #define MAX_QUEUES 64
 #define RECV_BATCH 64
 #define RECV_BUF 512 /* a COPY_META packet message is about 100-200 bytes */
-#define DRAIN_LIMIT 4096 /* messages read before the release times are looked at again */
+#define DRAIN_LIMIT 256 /* messages read before the release times are looked at again */
 
 struct pkt {
   uint32_t id;
