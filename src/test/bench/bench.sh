@@ -52,6 +52,12 @@ while [ $# -gt 0 ]; do
     *) echo "bench: unknown option: $1" >&2; exit 2 ;;
   esac
 done
+for s in $scenarios; do
+  case " smoke 1 2a 2b 3 4s 4w 5 6 7 small six kill trace 1g local " in
+    *" $s "*) ;;
+    *) echo "bench: unknown scenario: $s" >&2; exit 2 ;;
+  esac
+done
 [[ "$reps" =~ ^[1-9][0-9]*$ ]] || { echo "bench: --reps: expected a positive number: '$reps'" >&2; exit 2; }
 for set in $rtts; do
   [[ "$set" =~ ^[0-9]+(\.[0-9]+)?(,[0-9]+(\.[0-9]+)?)*$ ]] \
@@ -460,12 +466,6 @@ S7="braid-adaptive braid-conservative-5 braid-conservative-10 braid-conservative
 NEW="curl aria2 aria2-tuned braid-adaptive"  # issue 17's scenarios
 WAN="0 20,50,80,120 50,100,150,200"          # issue 17's round-trip-time sets (ms per mirror)
 
-for s in $scenarios; do
-  case " smoke 1 2a 2b 3 4s 4w 5 6 7 small six kill trace 1g local " in
-    *" $s "*) ;;
-    *) echo "bench: unknown scenario: $s" >&2; exit 2 ;;
-  esac
-done
 machine | sed 's/^/start /' >"$out/machine.txt"
 for s in $scenarios; do
   case "$s" in

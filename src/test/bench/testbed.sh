@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# WAN testbed for the Braid benchmarks (issue 7). Root only.
+# WAN testbed for the Braid benchmarks (issues 7 and 17). Root only.
 #
 # Builds, on one Linux machine, N mirror hosts as network namespaces with a veth link each to a
 # client namespace, shapes every mirror's outgoing link with `tc ... tbf` (netem is not available
@@ -355,6 +355,7 @@ tb_delay_start() { # "ms per mirror"
 }
 
 tb_delay() { # i ms: mirror I's round-trip time from now on
+  [ -f "$TB_STATE/n" ] || tb_die "delay: no testbed is up ($TB_STATE)"
   local i=$1 ms=$2 n; n=$(cat "$TB_STATE/n")
   [[ "$i" =~ ^[0-9]+$ ]] && [ "$i" -ge 1 ] && [ "$i" -le "$n" ] || tb_die "delay: no mirror '$i' (1-$n)"
   tb_check_ms "$ms" delay
