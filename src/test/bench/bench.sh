@@ -152,7 +152,10 @@ failing() { # the mirror the scenario's event kills, or 0
 
 urls() { # mb -> one URL per mirror, in the scenario's order (fastest first)
   local i
-  for i in $(seq "$(wc -w <<<"$RATES")"); do echo "http://$(tb_listen "$i")/f$1"; done
+  for i in $(seq "$(wc -w <<<"$RATES")"); do
+    # http://ADDRESS/ for the testbed's mirrors (the GridFTP and XRootD URLs are derived from it)
+    if tb_is_local; then echo "http://$(tb_listen "$i")/f$1"; else echo "http://$(tb_addr "$i")/f$1"; fi
+  done
 }
 
 best_mirror() { # index of the fastest mirror that does not fail (the base case of paper 003)

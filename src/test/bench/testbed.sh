@@ -255,6 +255,7 @@ tb_start_mirror() { # i
       -control-interface "$(tb_addr $i)" -data-interface "$(tb_addr $i)" \
       -d error -l "$g/server.log" -Z "$g/transfer.log" >"$g/stdout.log" 2>&1 &
     echo $! >"$g/pid"
+    disown $!
     tb_wait_port "$ns" "$(tb_addr $i)" 2811 || tb_die "globus-gridftp-server in $ns did not start: $(cat "$g"/*.log 2>/dev/null)"
   fi
   if [ "$(cat "$TB_STATE/xrootd" 2>/dev/null || echo 0)" = 1 ]; then
@@ -271,6 +272,7 @@ all.pidpath %s
     ip netns exec "$ns" xrootd -R nobody -c "$x/xrootd.cfg" -l "$x/xrootd.log" -n "m$i" \
       >"$x/stdout.log" 2>&1 &
     echo $! >"$x/pid"
+    disown $!
     tb_wait_port "$ns" "$(tb_addr $i)" 1094 || tb_die "xrootd in $ns did not start: $(cat "$x"/*.log 2>/dev/null)"
   fi
 }
