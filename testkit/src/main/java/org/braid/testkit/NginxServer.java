@@ -138,6 +138,7 @@ public final class NginxServer implements AutoCloseable {
     private final Path prefix;
     private final List<Path> roots = new ArrayList<>();
     private final List<String> rates = new ArrayList<>();
+    private final List<String> serverLogs = new ArrayList<>();
     private final List<String> httpDirectives = new ArrayList<>();
     private Path accessLog;
     private String accessLogFormat;
@@ -158,6 +159,23 @@ public final class NginxServer implements AutoCloseable {
     public Builder server(Path root, String rate) {
       roots.add(Objects.requireNonNull(root, "root").toAbsolutePath());
       rates.add(rate);
+      serverLogs.add(null);
+      return this;
+    }
+
+    /**
+     * The server block added last also writes its requests to its own log {@code file}, in the log
+     * format named {@code format} (defined with {@link #http}; null: {@code combined}), besides the
+     * shared access log.
+     *
+     * @throws IllegalStateException if no server block was added yet
+     */
+    public Builder serverLog(Path file, String format) {
+      if (roots.isEmpty()) {
+        throw new IllegalStateException("serverLog needs a server block before it");
+      }
+      String log = Objects.requireNonNull(file, "file").toAbsolutePath().toString();
+      serverLogs.set(serverLogs.size() - 1, format == null ? log : log + " " + format);
       return this;
     }
 
@@ -232,7 +250,8 @@ public final class NginxServer implements AutoCloseable {
       for (String d : httpDirectives) {
         c.add("  " + d);
       }
-      c.add("  access_log " + log + (accessLogFormat == null ? "" : " " + accessLogFormat) + ";");
+      String shared = log + (accessLogFormat == null ? "" : " " + accessLogFormat);
+      c.add("  access_log " + shared + ";");
       for (String t : List.of("client_body", "proxy", "fastcgi", "uwsgi", "scgi")) {
         c.add("  " + t + "_temp_path " + prefix.resolve("tmp/" + t) + ";");
       }
@@ -240,12 +259,18 @@ public final class NginxServer implements AutoCloseable {
       for (int i = 0; i < roots.size(); i++) {
         String limit =
             rates.get(i) == null ? "" : " location / { limit_rate " + rates.get(i) + "; }";
+        // access_log in a server block replaces the http block's: repeat the shared one.
+        String own =
+            serverLogs.get(i) == null
+                ? ""
+                : " access_log " + shared + "; access_log " + serverLogs.get(i) + ";";
         c.add(
             "  server { listen 127.0.0.1:"
                 + ports.get(i)
                 + "; root "
                 + roots.get(i)
                 + ";"
+                + own
                 + limit
                 + " }");
       }

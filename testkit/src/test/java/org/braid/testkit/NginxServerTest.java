@@ -70,6 +70,34 @@ class NginxServerTest {
   }
 
   @Test
+  void serverLog_getsOnlyItsServersRequests_besidesTheSharedLog() throws Exception {
+    Path www = Files.createDirectories(dir.resolve("www"));
+    Files.writeString(www.resolve("a.txt"), "hello");
+    Path own = dir.resolve("first.log");
+    try (NginxServer nginx =
+        NginxServer.builder(dir.resolve("nginx"))
+            .http("log_format mine '$server_port $request_method $uri $status';")
+            .server(www)
+            .serverLog(own, "mine")
+            .server(www)
+            .start()) {
+      get(nginx.uri(0, "a.txt"));
+      get(nginx.uri(1, "a.txt"));
+      assertEquals(List.of(nginx.port(0) + " GET /a.txt 200"), Files.readAllLines(own));
+      assertEquals(2, Files.readAllLines(nginx.accessLog()).size());
+    }
+  }
+
+  @Test
+  void serverLog_beforeAnyServer_isRefused() {
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> NginxServer.builder(dir).serverLog(dir.resolve("x.log"), null));
+    assertEquals("serverLog needs a server block before it", e.getMessage());
+  }
+
+  @Test
   void badConfiguration_failsWithNginxsOwnMessage() throws Exception {
     NginxServer.binary(); // skip (or fail under CI) first when nginx is missing
     Path www = Files.createDirectories(dir.resolve("www"));
