@@ -7,6 +7,7 @@ import org.braid.coalloc.GridFtpRangeSource;
 import org.braid.coalloc.RangeSource;
 import org.braid.coalloc.RangeSourceContractTest;
 import org.braid.coalloc.SourceOptions;
+import org.braid.testkit.GlobusGridFtpServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,11 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GridFtpRangeSourceContractTest extends RangeSourceContractTest {
   @TempDir static Path logs;
-  static GridFtpServer server;
+  static GlobusGridFtpServer server;
 
   @BeforeAll
   static void start() throws Exception {
-    server = GridFtpServer.start(logs);
+    server = GlobusGridFtpServer.builder(logs).start();
   }
 
   @AfterAll
