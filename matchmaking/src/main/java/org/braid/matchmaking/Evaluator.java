@@ -13,7 +13,9 @@ import org.braid.matchmaking.Expr.BinaryOp;
  * <p>One instance is one evaluation (HTCondor's EvalState): it marks the attributes it is in the
  * middle of evaluating, and an attribute met again while still being evaluated (a reference cycle)
  * reads as undefined, as in HTCondor. Finished values are not remembered (HTCondor does not
- * either), so a step budget bounds the work. Not thread-safe; cheap to create.
+ * either), so a step budget bounds the work: one {@link Budget} for the whole evaluation, shared
+ * with the fresh evaluators that list projections and ad subscripts start. Recursion is bounded by
+ * {@link EvalOptions#maxNesting()}. Not thread-safe; cheap to create.
  */
 final class Evaluator {
 
@@ -52,11 +54,11 @@ final class Evaluator {
   private static final Value IN_PROGRESS = new Value.StringValue("<in progress>");
 
   final EvalOptions options;
+  final Budget budget;
   final Env root;
   // Attributes being evaluated, keyed by the identity of the attribute's expression and of the
   // ad it was found in (a tree shared between ads is tracked once per ad).
   private HashMap<Key, Value> memo; // created on the first attribute followed
-  private long steps;
 
   private static final class Key {
     final Expr expr;
@@ -81,23 +83,43 @@ final class Evaluator {
   private int depth;
   private int nesting;
 
+  /** The first evaluator of an evaluation, with a budget of its own. */
   Evaluator(Env root, EvalOptions options) {
+    this(root, new Budget(options));
+  }
+
+  /** An evaluator that spends {@code budget}, the budget of the evaluation it is part of. */
+  Evaluator(Env root, Budget budget) {
     this.root = root;
-    this.options = options;
+    this.budget = budget;
+    this.options = budget.options;
+  }
+
+  /** A fresh evaluator for a nested evaluation: same budget, nesting counted on. */
+  private Evaluator nested(Env nestedRoot) {
+    Evaluator fresh = new Evaluator(nestedRoot, budget);
+    fresh.nesting = nesting;
+    return fresh;
+  }
+
+  /** How many more levels evaluation may nest before {@link EvalOptions#maxNesting()}. */
+  int nestingLeft() {
+    return options.maxNesting() - nesting;
   }
 
   /** Evaluates {@code e} in scope {@code env}; failures propagate as {@link Failure}. */
   Value eval(Expr e, Env env) {
-    if (++nesting > options.maxNesting()) {
-      nesting--;
-      throw new Failure("evaluation nested deeper than " + options.maxNesting());
+    if (nesting >= options.maxNesting()) {
+      throw budget.failure("evaluation nested deeper than " + options.maxNesting());
     }
-    if (++steps > options.maxSteps()) {
-      nesting--;
-      throw new Failure("evaluation took more than " + options.maxSteps() + " steps");
-    }
+    budget.step();
+    nesting++;
     try {
-      return evalNode(e, env);
+      Value v = evalNode(e, env);
+      if (v instanceof Value.StringValue s) {
+        budget.chargeString(s.value().length());
+      }
+      return v;
     } finally {
       nesting--;
     }
@@ -122,7 +144,7 @@ final class Evaluator {
     // HTCondor's operators (parentheses, ?: and subscripts too) each count one against the
     // evaluation depth, as attribute references do
     if (depth >= options.maxReferenceDepth()) {
-      throw new Failure("evaluation nested deeper than " + options.maxReferenceDepth());
+      throw tooDeep();
     }
     depth++;
     try {
@@ -133,6 +155,11 @@ final class Evaluator {
     } finally {
       depth--;
     }
+  }
+
+  /** HTCondor's own depth limit: language semantics, not one of Braid's safety limits. */
+  private Failure tooDeep() {
+    return new Failure("evaluation nested deeper than " + options.maxReferenceDepth());
   }
 
   private Value operation(Expr e, Env env) {
@@ -260,11 +287,8 @@ final class Evaluator {
       // HTCondor evaluates the attribute afresh, as ClassAd::EvaluateAttr does, and a failure
       // gives error.
       Env scope = new Env(ad.ad(), ad.parent);
-      Evaluator fresh = new Evaluator(scope.top(), options);
-      fresh.nesting = nesting;
-      fresh.steps = steps;
       try {
-        return fresh.eval(found, scope);
+        return nested(scope.top()).eval(found, scope);
       } catch (Failure f) {
         return Value.ERROR;
       }
@@ -284,8 +308,6 @@ final class Evaluator {
       } catch (Failure f) {
         // HTCondor hands on what the failed element left in the result
         return f.left;
-      } catch (StackOverflowError f) {
-        return Value.ERROR;
       } finally {
         depth--;
       }
@@ -364,7 +386,7 @@ final class Evaluator {
     Value v = specialAd(name, start);
     // HTCondor follows the ad found like any attribute: the depth limit applies
     if (!(v instanceof Value.UndefinedValue) && depth >= options.maxReferenceDepth()) {
-      throw new Failure("evaluation nested deeper than " + options.maxReferenceDepth());
+      throw tooDeep();
     }
     return v;
   }
@@ -393,13 +415,13 @@ final class Evaluator {
       // Values that cannot refer back: no need to remember them (HTCondor's depth limit still
       // counts the hop).
       if (depth >= options.maxReferenceDepth()) {
-        throw new Failure("evaluation nested deeper than " + options.maxReferenceDepth());
+        throw tooDeep();
       }
       return evalNode(found, scope);
     }
     // HTCondor checks the depth before it looks for a cycle
     if (depth >= options.maxReferenceDepth()) {
-      throw new Failure("evaluation nested deeper than " + options.maxReferenceDepth());
+      throw tooDeep();
     }
     if (memo == null) {
       memo = new HashMap<>(8);
@@ -422,10 +444,8 @@ final class Evaluator {
   private Value selectFromList(Value.ListValue list, String name) {
     List<Expr> out = new ArrayList<>(list.size());
     for (Expr item : list.items()) {
-      Evaluator fresh = new Evaluator(root, options);
-      fresh.nesting = nesting;
+      Evaluator fresh = nested(root);
       fresh.depth = depth;
-      fresh.steps = steps;
       if (memo != null) {
         // attributes still being evaluated stay visible (cycles)
         fresh.memo = new HashMap<>(memo);

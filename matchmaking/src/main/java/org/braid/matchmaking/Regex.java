@@ -1,0 +1,126 @@
+package org.braid.matchmaking;
+
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
+
+/**
+ * A regular expression for the ClassAd functions, matched by RE2/J (com.google.re2j): linear in the
+ * text, never backtracking, never recursing per character, so no pattern and text can hang an
+ * evaluation or overflow its stack (HTCondor's PCRE takes hours on {@code ((a+)+)+$} against {@code
+ * aaa...ab}). Every character the matcher reads costs the size of the compiled program in steps of
+ * the evaluation's {@link Budget}, RE2's worst case per character, and the matcher stops with the
+ * budget; a pattern whose program would be larger than {@link EvalOptions#maxPatternSize()} is not
+ * compiled at all.
+ *
+ * <p>RE2's syntax is PCRE's without backreferences, lookaround, possessive quantifiers and atomic
+ * groups (those patterns give error); {@code $} without the {@code m} option matches only at the
+ * very end, where PCRE also matches before a final newline. Options as HTCondor reads them: {@code
+ * i} ignores case, {@code m} multi-line, {@code s} dot matches newline, {@code x} extended (white
+ * space and {@code #} comments outside classes are dropped before compiling).
+ */
+final class Regex {
+
+  private final String source;
+  private final int flags;
+  private final Pattern first;
+  private final Budget budget;
+  private Pattern longest; // leftmost-longest, made on first need
+
+  private Regex(String source, int flags, Pattern first, Budget budget) {
+    this.source = source;
+    this.flags = flags;
+    this.first = first;
+    this.budget = budget;
+  }
+
+  /**
+   * Compiles {@code pattern} with HTCondor's option letters; null when it does not compile or is
+   * larger than the budget's options allow (that limit is recorded in the budget).
+   */
+  static Regex compile(String pattern, String options, Budget budget) {
+    int flags = 0;
+    if (options.indexOf('i') >= 0) {
+      flags |= Pattern.CASE_INSENSITIVE;
+    }
+    if (options.indexOf('m') >= 0) {
+      flags |= Pattern.MULTILINE;
+    }
+    if (options.indexOf('s') >= 0) {
+      flags |= Pattern.DOTALL;
+    }
+    String source = options.indexOf('x') >= 0 ? RegexSyntax.stripExtended(pattern) : pattern;
+    int max = budget.options.maxPatternSize();
+    long size = RegexSyntax.estimateSize(source);
+    if (size > max) {
+      budget.reached("regular expression larger than " + max + " instructions");
+      return null;
+    }
+    budget.charge(size); // compiling is linear in the program it builds
+    try {
+      return new Regex(source, flags, Pattern.compile(source, flags), budget);
+    } catch (PatternSyntaxException e) {
+      return null;
+    }
+  }
+
+  /** True if the pattern matches somewhere in {@code text}. */
+  boolean find(String text) {
+    return matcher(text).find();
+  }
+
+  /** A leftmost-first matcher over {@code text} that charges the budget for what it reads. */
+  Matcher matcher(String text) {
+    return first.matcher(new Counted(text, first.programSize(), budget));
+  }
+
+  /**
+   * The longest non-empty match that starts exactly at {@code at}, or null (PCRE's {@code
+   * PCRE2_ANCHORED | PCRE2_NOTEMPTY_ATSTART}, which HTCondor uses after an empty match).
+   */
+  Matcher nonEmptyMatchAt(String text, int at) {
+    if (longest == null) {
+      longest = Pattern.compile(source, flags | Pattern.LONGEST_MATCH);
+      budget.charge(longest.programSize());
+    }
+    Matcher m = longest.matcher(new Counted(text, longest.programSize(), budget));
+    if (m.find(at) && m.start() == at && m.end() > at) {
+      return m;
+    }
+    return null;
+  }
+
+  /** A text whose every character read costs {@code cost} steps. */
+  private static final class Counted implements CharSequence {
+    private final String text;
+    private final int cost;
+    private final Budget budget;
+
+    Counted(String text, int cost, Budget budget) {
+      this.text = text;
+      this.cost = cost;
+      this.budget = budget;
+    }
+
+    @Override
+    public char charAt(int index) {
+      budget.charge(cost);
+      return text.charAt(index);
+    }
+
+    @Override
+    public int length() {
+      return text.length();
+    }
+
+    @Override
+    public CharSequence subSequence(int start, int end) {
+      return text.subSequence(start, end); // copying out a group: paid for as the result string
+    }
+
+    @Override
+    public String toString() {
+      return text;
+    }
+  }
+}
