@@ -16,12 +16,14 @@ import java.util.Objects;
  *     count one; function calls and literals do not. Default: 400 (HTCondor's), so a chain of 399
  *     plain references evaluates and one of 200 {@code a = b + 1} links too.
  * @param maxNesting how deeply evaluation may recurse in total (operators, calls and references
- *     together, and lists nested in a printed value) before it gives up with error, so deep input
- *     cannot overflow the stack. Default: 2000.
+ *     together; lists nested in a printed value too) before it gives up with error, so deep input
+ *     cannot overflow the stack: at this limit evaluation needs about 520 KiB of thread stack, well
+ *     inside the JVM's default of 1 MiB. Default: 1000 (a chain of 399 {@code a = int(b)} links,
+ *     the longest HTCondor evaluates, needs 799).
  * @param maxSteps how much work one evaluation may do before it gives up with error: one step per
  *     expression node visited, one more per 64 characters of each string value a node yields, and
  *     for a regular expression the size of its compiled program per character it reads. Default:
- *     2,000,000 (about a quarter of a second on one core of a small VM).
+ *     1,000,000 (0.1 to 0.4 s on one core of a small shared VM).
  * @param maxStringLength the longest string an evaluation may build ({@code strcat}, {@code join},
  *     {@code replaceAll}, {@code string()} of a list, a printed value) before it gives error
  *     instead. Default: 1,048,576 characters.
@@ -39,7 +41,7 @@ public record EvalOptions(
 
   /** The system clock and the default limits. */
   public static final EvalOptions DEFAULT =
-      new EvalOptions(InstantSource.system(), 400, 2000, 2_000_000L, 1 << 20, 100_000);
+      new EvalOptions(InstantSource.system(), 400, 1000, 1_000_000L, 1 << 20, 100_000);
 
   /**
    * Checks the arguments.

@@ -107,7 +107,11 @@ final class Evaluator {
     return options.maxNesting() - nesting;
   }
 
-  /** Evaluates {@code e} in scope {@code env}; failures propagate as {@link Failure}. */
+  /**
+   * Evaluates {@code e} in scope {@code env}; failures propagate as {@link Failure}. Dispatches
+   * straight to the node's handler: each level of nesting costs as few stack frames as it can (two
+   * or three), since the nesting limit is what keeps deep input off the end of the stack.
+   */
   Value eval(Expr e, Env env) {
     if (nesting >= options.maxNesting()) {
       throw budget.failure("evaluation nested deeper than " + options.maxNesting());
@@ -115,7 +119,25 @@ final class Evaluator {
     budget.step();
     nesting++;
     try {
-      Value v = evalNode(e, env);
+      Value v;
+      if (e instanceof Expr.Literal l) {
+        v = l.value();
+      } else if (e instanceof Expr.AttrRef r) {
+        v = reference(r, env);
+      } else if (e instanceof Expr.Call c) {
+        // function calls do not count against HTCondor's depth
+        try {
+          v = Functions.call(this, c, env);
+        } catch (Failure f) {
+          throw f.leaving(Value.ERROR); // HTCondor's functions set error when an argument fails
+        }
+      } else if (e instanceof Expr.ListExpr l) {
+        return new Value.ListValue(l.items(), env);
+      } else if (e instanceof Expr.AdExpr a) {
+        return new Value.ClassAdValue(a.ad(), env);
+      } else {
+        v = operator(e, env);
+      }
       if (v instanceof Value.StringValue s) {
         budget.chargeString(s.value().length());
       }
@@ -125,30 +147,34 @@ final class Evaluator {
     }
   }
 
-  private Value evalNode(Expr e, Env env) {
-    if (e instanceof Expr.Literal l) {
-      return l.value();
-    }
-    if (e instanceof Expr.AttrRef r) {
-      return reference(r, env);
-    }
-    if (e instanceof Expr.Call || e instanceof Expr.ListExpr || e instanceof Expr.AdExpr) {
-      // function calls and literals do not count against HTCondor's depth
-      try {
-        return operation(e, env);
-      } catch (Failure f) {
-        // HTCondor's functions set error when an argument fails
-        throw f.leaving(Value.ERROR);
-      }
-    }
-    // HTCondor's operators (parentheses, ?: and subscripts too) each count one against the
-    // evaluation depth, as attribute references do
+  /** HTCondor's own depth limit: language semantics, not one of Braid's safety limits. */
+  private Failure tooDeep() {
+    return new Failure("evaluation nested deeper than " + options.maxReferenceDepth());
+  }
+
+  /**
+   * An operator: each counts one against HTCondor's evaluation depth (parentheses, ?: and
+   * subscripts too), as attribute references do.
+   */
+  private Value operator(Expr e, Env env) {
     if (depth >= options.maxReferenceDepth()) {
       throw tooDeep();
     }
     depth++;
     try {
-      return e instanceof Expr.Conditional c ? conditional(c, env) : operation(e, env);
+      if (e instanceof Expr.Binary b) {
+        return binary(b, env);
+      }
+      if (e instanceof Expr.Paren p) {
+        return eval(p.inner(), env);
+      }
+      if (e instanceof Expr.Unary u) {
+        return unary(u.op(), eval(u.operand(), env));
+      }
+      if (e instanceof Expr.Subscript s) {
+        return subscript(s, env);
+      }
+      return conditional((Expr.Conditional) e, env);
     } catch (Failure f) {
       // HTCondor's operators set error when an operand fails (conditional sets its own)
       throw e instanceof Expr.Conditional ? f : f.leaving(Value.ERROR);
@@ -157,42 +183,17 @@ final class Evaluator {
     }
   }
 
-  /** HTCondor's own depth limit: language semantics, not one of Braid's safety limits. */
-  private Failure tooDeep() {
-    return new Failure("evaluation nested deeper than " + options.maxReferenceDepth());
-  }
-
-  private Value operation(Expr e, Env env) {
-    if (e instanceof Expr.Binary b) {
-      return binary(b, env);
+  private static Value unary(Expr.UnaryOp op, Value v) {
+    switch (op) {
+      case MINUS:
+        return Ops.minus(v);
+      case PLUS:
+        return Ops.plus(v);
+      case NOT:
+        return Ops.not(v);
+      default:
+        return Ops.bitNot(v);
     }
-    if (e instanceof Expr.Paren p) {
-      return eval(p.inner(), env);
-    }
-    if (e instanceof Expr.Unary u) {
-      Value v = eval(u.operand(), env);
-      switch (u.op()) {
-        case MINUS:
-          return Ops.minus(v);
-        case PLUS:
-          return Ops.plus(v);
-        case NOT:
-          return Ops.not(v);
-        default:
-          return Ops.bitNot(v);
-      }
-    }
-    if (e instanceof Expr.Call c) {
-      return Functions.call(this, c, env);
-    }
-    if (e instanceof Expr.Subscript s) {
-      return subscript(s, env);
-    }
-    if (e instanceof Expr.ListExpr l) {
-      return new Value.ListValue(l.items(), env);
-    }
-    Expr.AdExpr a = (Expr.AdExpr) e;
-    return new Value.ClassAdValue(a.ad(), env);
   }
 
   private Value conditional(Expr.Conditional c, Env env) {
@@ -417,7 +418,7 @@ final class Evaluator {
       if (depth >= options.maxReferenceDepth()) {
         throw tooDeep();
       }
-      return evalNode(found, scope);
+      return value(found, scope);
     }
     // HTCondor checks the depth before it looks for a cycle
     if (depth >= options.maxReferenceDepth()) {
@@ -438,6 +439,17 @@ final class Evaluator {
       depth--;
       memo.remove(key);
     }
+  }
+
+  /** The value of a literal, list or ad expression: no evaluation, so no step or nesting. */
+  private static Value value(Expr e, Env env) {
+    if (e instanceof Expr.Literal l) {
+      return l.value();
+    }
+    if (e instanceof Expr.ListExpr l) {
+      return new Value.ListValue(l.items(), env);
+    }
+    return new Value.ClassAdValue(((Expr.AdExpr) e).ad(), env);
   }
 
   /** {@code list.name}: the attribute selected from each element, as a new list. */

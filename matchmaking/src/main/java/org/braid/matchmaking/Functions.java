@@ -9,6 +9,7 @@ final class Functions {
 
   private Functions() {}
 
+  /** Calls {@code c}; the caller turns a failed argument into error, as HTCondor's functions do. */
   static Value call(Evaluator ev, Expr.Call c, Env env) {
     List<Expr> a = c.args();
     String name = c.name().toLowerCase(Locale.ROOT);
