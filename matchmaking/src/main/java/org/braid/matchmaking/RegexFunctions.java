@@ -75,10 +75,8 @@ final class RegexFunctions {
         return Value.ERROR;
       }
       if (e instanceof Value.StringValue s) {
-        if (re == null) {
-          return Value.ERROR;
-        }
-        if (re.find(s.value())) {
+        // HTCondor: a pattern that does not compile matches no element (it is not error here)
+        if (re != null && re.find(s.value())) {
           return Value.TRUE;
         }
       } else if (e instanceof Value.UndefinedValue) {
