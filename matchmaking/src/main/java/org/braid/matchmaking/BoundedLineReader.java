@@ -53,15 +53,15 @@ public final class BoundedLineReader implements Closeable {
       if (pos == end && !fill()) {
         return line == null ? null : done(line);
       }
-      if (line == null) {
-        line = new StringBuilder();
-      }
       if (skipLf) {
         skipLf = false;
         if (buf[pos] == '\n') {
           pos++;
           continue;
         }
+      }
+      if (line == null) {
+        line = new StringBuilder();
       }
       int start = pos;
       while (pos < end && buf[pos] != '\n' && buf[pos] != '\r') {

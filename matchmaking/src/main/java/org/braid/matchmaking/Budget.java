@@ -2,10 +2,11 @@ package org.braid.matchmaking;
 
 /**
  * The work one whole evaluation may do, shared by every {@link Evaluator} that evaluation creates
- * (list projections and ad subscripts start fresh evaluators, never fresh budgets), and the first
- * of Braid's own safety limits it reached. Not thread-safe: one evaluation runs on one thread.
+ * (list projections and ad subscripts start fresh evaluators, never fresh budgets), the first of
+ * Braid's own safety limits it reached, and the helper stacks of a deep evaluation ({@link
+ * #close()} stops them). Not thread-safe: one evaluation runs on one thread at a time.
  */
-final class Budget {
+final class Budget implements AutoCloseable {
 
   /** Extra steps per this many characters of a string value an evaluation step yields. */
   static final int CHARS_PER_STEP = 64;
@@ -13,6 +14,7 @@ final class Budget {
   final EvalOptions options;
   private long steps;
   private String limitReached;
+  private DeepStack deepStack; // made on first need
 
   Budget(EvalOptions options) {
     this.options = options;
@@ -87,5 +89,22 @@ final class Budget {
   /** The first safety limit reached, or null. */
   String limitReached() {
     return limitReached;
+  }
+
+  /** The helper stacks of this evaluation. */
+  DeepStack deepStack() {
+    if (deepStack == null) {
+      deepStack = new DeepStack();
+    }
+    return deepStack;
+  }
+
+  /** Stops the helper threads a deep evaluation started, if any. */
+  @Override
+  public void close() {
+    if (deepStack != null) {
+      deepStack.close();
+      deepStack = null;
+    }
   }
 }

@@ -58,6 +58,8 @@ public final class Evaluation {
     } catch (Evaluator.Failure f) {
       v = Value.ERROR;
       text = "error";
+    } finally {
+      ev.budget.close();
     }
     return new Printed(v, text, Optional.ofNullable(ev.budget.limitReached()));
   }
@@ -124,6 +126,8 @@ public final class Evaluation {
       return ev.elements(list);
     } catch (Evaluator.Failure f) {
       return list.items().stream().map(x -> (Value) Value.ERROR).toList();
+    } finally {
+      ev.budget.close();
     }
   }
 
@@ -148,6 +152,8 @@ public final class Evaluation {
       return ev.eval(e, env);
     } catch (Evaluator.Failure f) {
       return Value.ERROR;
+    } finally {
+      ev.budget.close();
     }
   }
 }

@@ -108,11 +108,22 @@ final class Evaluator {
   }
 
   /**
-   * Evaluates {@code e} in scope {@code env}; failures propagate as {@link Failure}. Dispatches
-   * straight to the node's handler: each level of nesting costs as few stack frames as it can (two
-   * or three), since the nesting limit is what keeps deep input off the end of the stack.
+   * Evaluates {@code e} in scope {@code env}; failures propagate as {@link Failure}. Every {@link
+   * DeepStack#LEVELS} levels of nesting the evaluation continues on a fresh thread stack, so that
+   * {@link EvalOptions#maxNesting()}, not the caller's stack, is the limit.
    */
   Value eval(Expr e, Env env) {
+    if (nesting != 0 && nesting % DeepStack.LEVELS == 0) {
+      // a hand-over costs as much as many nodes: an input that crosses the boundary over and
+      // over (a long list evaluated right at it) runs out of steps before it runs up much time
+      budget.charge(DeepStack.STEPS);
+      return budget.deepStack().run(nesting / DeepStack.LEVELS, () -> evalHere(e, env));
+    }
+    return evalHere(e, env);
+  }
+
+  /** Evaluates {@code e} on this thread's stack, dispatching straight to the node's handler. */
+  private Value evalHere(Expr e, Env env) {
     if (nesting >= options.maxNesting()) {
       throw budget.failure("evaluation nested deeper than " + options.maxNesting());
     }

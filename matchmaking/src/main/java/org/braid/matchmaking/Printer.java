@@ -24,11 +24,13 @@ final class Printer {
   private final Evaluator ev;
   private final Budget budget;
   private final StringBuilder sb = new StringBuilder();
+  private final Unparser unparser;
   private final ArrayDeque<Frame> stack = new ArrayDeque<>();
 
   private Printer(Evaluator ev) {
     this.ev = ev;
     this.budget = ev.budget;
+    this.unparser = new Unparser(sb, budget.options.maxStringLength());
   }
 
   /**
@@ -70,9 +72,8 @@ final class Printer {
 
   private void write(Value v) {
     if (!(v instanceof Value.ListValue l)) {
-      int room = budget.options.maxStringLength() - sb.length();
       try {
-        append(Unparser.value(v, room));
+        unparser.append(v);
       } catch (Unparser.TooLong e) {
         throw tooLong();
       }

@@ -3,6 +3,7 @@ package org.braid.matchmaking;
 import com.google.re2j.Matcher;
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
+import java.util.function.Supplier;
 
 /**
  * A regular expression for the ClassAd functions, matched by RE2/J (com.google.re2j): linear in the
@@ -20,6 +21,9 @@ import com.google.re2j.PatternSyntaxException;
  * space and {@code #} comments outside classes are dropped before compiling).
  */
 final class Regex {
+
+  /** Programs up to this size match on the caller's stack (about 50 KiB of it at most). */
+  static final int SMALL_PROGRAM = 500;
 
   private final String source;
   private final int flags;
@@ -50,18 +54,34 @@ final class Regex {
       flags |= Pattern.DOTALL;
     }
     String source = options.indexOf('x') >= 0 ? RegexSyntax.stripExtended(pattern) : pattern;
+    RegexSyntax.Shape shape = RegexSyntax.shape(source);
+    if (shape.depth() > RegexSyntax.MAX_GROUP_DEPTH) {
+      return null; // PCRE: "parentheses are too deeply nested"
+    }
     int max = budget.options.maxPatternSize();
-    long size = RegexSyntax.estimateSize(source);
-    if (size > max) {
+    if (shape.size() > max) {
       budget.reached("regular expression larger than " + max + " instructions");
       return null;
     }
-    budget.charge(size); // compiling is linear in the program it builds
+    budget.charge(shape.size()); // compiling is linear in the program it builds
     try {
       return new Regex(source, flags, Pattern.compile(source, flags), budget);
     } catch (PatternSyntaxException e) {
       return null;
     }
+  }
+
+  /**
+   * Runs {@code work}, which matches with this pattern, where RE2/J's matcher has the stack it
+   * needs: it recurses once per instruction along a path of empty-width steps, so a large program
+   * ({@code (a?){5000}}) matches on a helper thread with a stack of {@link DeepStack#REGEX_BYTES}.
+   */
+  <T> T withStack(Supplier<T> work) {
+    if (first.programSize() <= SMALL_PROGRAM) {
+      return work.get();
+    }
+    budget.charge(DeepStack.STEPS);
+    return budget.deepStack().runLarge(work);
   }
 
   /** True if the pattern matches somewhere in {@code text}. */

@@ -47,7 +47,7 @@ final class RegexFunctions {
     }
     String opts = v.length > 2 ? ((Value.StringValue) v[2]).value() : "";
     Regex re = Regex.compile(p.value(), opts, ev.budget);
-    return re == null ? Value.ERROR : Value.of(re.find(t.value()));
+    return re == null ? Value.ERROR : Value.of(re.withStack(() -> re.find(t.value())));
   }
 
   static Value regexpMember(Evaluator ev, List<Expr> a, Env env) {
@@ -76,7 +76,7 @@ final class RegexFunctions {
       }
       if (e instanceof Value.StringValue s) {
         // HTCondor: a pattern that does not compile matches no element (it is not error here)
-        if (re != null && re.find(s.value())) {
+        if (re != null && re.withStack(() -> re.find(s.value()))) {
           return Value.TRUE;
         }
       } else if (e instanceof Value.UndefinedValue) {
@@ -111,8 +111,9 @@ final class RegexFunctions {
     if (re == null) {
       return Value.ERROR;
     }
-    return substitute(
-        ev.budget, re, t.value(), r.value(), opts.indexOf('f') >= 0, opts.indexOf('g') >= 0);
+    boolean full = opts.indexOf('f') >= 0;
+    boolean all = opts.indexOf('g') >= 0;
+    return re.withStack(() -> substitute(ev.budget, re, t.value(), r.value(), full, all));
   }
 
   /**

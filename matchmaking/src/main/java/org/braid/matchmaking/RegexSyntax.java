@@ -11,15 +11,24 @@ final class RegexSyntax {
   /** Sizes saturate here, far above any limit, so that they cannot overflow. */
   private static final long CAP = 1L << 40;
 
+  /** PCRE2's default limit on nested parentheses, so HTCondor rejects deeper patterns too. */
+  static final int MAX_GROUP_DEPTH = 250;
+
   private RegexSyntax() {}
 
   /**
-   * An upper bound on the number of instructions of the compiled program: each atom (a character,
-   * an escape, a class) counts one, each group two more, each operator one more, and {@code x{n,m}}
-   * counts x max(n, m) + 1 times.
+   * The size and depth of a pattern before it is compiled.
+   *
+   * @param size an upper bound on the number of instructions of the compiled program: each atom (a
+   *     character, an escape, a class) counts one, each group two more, each operator one more, and
+   *     {@code x{n,m}} counts x max(n, m) + 1 times
+   * @param depth how deeply groups nest
    */
-  static long estimateSize(String p) {
+  record Shape(long size, int depth) {}
+
+  static Shape shape(String p) {
     int n = p.length();
+    int maxDepth = 0;
     long[] total = new long[n + 2]; // size of the sequence at each open group level
     long[] last = new long[n + 2]; // size of the last atom at that level (what a repeat repeats)
     int d = 0;
@@ -43,6 +52,7 @@ final class RegexSyntax {
             continue;
           }
           d++;
+          maxDepth = Math.max(maxDepth, d);
           total[d] = 0;
           last[d] = 0;
           continue;
@@ -83,7 +93,7 @@ final class RegexSyntax {
       total[d - 1] = add(total[d - 1], total[d]);
       d--;
     }
-    return add(total[0], 2);
+    return new Shape(add(total[0], 2), maxDepth);
   }
 
   private static long add(long a, long b) {

@@ -35,35 +35,36 @@ final class Unparser {
 
   private final boolean compat;
   private final int maxLength;
-  private final StringBuilder sb = new StringBuilder();
+  private final StringBuilder sb;
   // What is still to be written, next first: strings as they are, expressions, values, ads and
   // names. An explicit stack, so that no tree is too deep to write.
   private final ArrayDeque<Object> work = new ArrayDeque<>();
 
   private Unparser(boolean compat, int maxLength) {
+    this(new StringBuilder(), compat, maxLength);
+  }
+
+  /** An unparser in the public flavour that appends to {@code sb} up to {@code maxLength}. */
+  Unparser(StringBuilder sb, int maxLength) {
+    this(sb, false, maxLength);
+  }
+
+  private Unparser(StringBuilder sb, boolean compat, int maxLength) {
+    this.sb = sb;
     this.compat = compat;
     this.maxLength = maxLength;
   }
 
   static String expr(Expr e) {
-    return new Unparser(false, Integer.MAX_VALUE).run(e);
+    return new Unparser(false, Integer.MAX_VALUE).run(e).sb.toString();
   }
 
   static String value(Value v) {
-    return value(v, Integer.MAX_VALUE);
-  }
-
-  /**
-   * {@code v} in the public flavour.
-   *
-   * @throws TooLong if the text would be longer than {@code maxLength}
-   */
-  static String value(Value v, int maxLength) {
-    return new Unparser(false, maxLength).run(v);
+    return new Unparser(false, Integer.MAX_VALUE).run(v).sb.toString();
   }
 
   static String ad(ClassAd ad) {
-    return new Unparser(false, Integer.MAX_VALUE).run(ad);
+    return new Unparser(false, Integer.MAX_VALUE).run(ad).sb.toString();
   }
 
   /**
@@ -72,7 +73,7 @@ final class Unparser {
    * @throws TooLong if the text would be longer than {@code maxLength}
    */
   static String compatExpr(Expr e, int maxLength) {
-    return new Unparser(true, maxLength).run(e);
+    return new Unparser(true, maxLength).run(e).sb.toString();
   }
 
   /**
@@ -81,10 +82,19 @@ final class Unparser {
    * @throws TooLong if the text would be longer than {@code maxLength}
    */
   static String compatValue(Value v, int maxLength) {
-    return new Unparser(true, maxLength).run(v);
+    return new Unparser(true, maxLength).run(v).sb.toString();
   }
 
-  private String run(Object first) {
+  /**
+   * Appends {@code v}.
+   *
+   * @throws TooLong if the text would grow longer than the limit
+   */
+  void append(Value v) {
+    run(v);
+  }
+
+  private Unparser run(Object first) {
     work.push(first);
     while (!work.isEmpty()) {
       Object o = work.pop();
@@ -103,7 +113,7 @@ final class Unparser {
         throw new TooLong();
       }
     }
-    return sb.toString();
+    return this;
   }
 
   private void writeValue(Value v) {
