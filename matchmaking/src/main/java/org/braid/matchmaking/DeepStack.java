@@ -20,7 +20,7 @@ import java.util.function.Supplier;
 final class DeepStack implements AutoCloseable {
 
   /** Levels of nesting one thread's stack holds before evaluation moves on to the next. */
-  static final int LEVELS = 128;
+  static final int LEVELS = 256;
 
   /**
    * Stack of each helper thread: {@link #LEVELS} levels at well under 2 KiB each, plus a parse of
@@ -29,7 +29,7 @@ final class DeepStack implements AutoCloseable {
   static final long BYTES = 2L << 20;
 
   /** Steps of the budget one move to the next stack costs (a hand-over to a waiting thread). */
-  static final int STEPS = 300;
+  static final int STEPS = 100;
 
   /**
    * Stack of the helper that matches large regular expressions: RE2/J recurses once per instruction

@@ -21,9 +21,10 @@ import java.util.Objects;
  *     inside the JVM's default of 1 MiB. Default: 1000 (a chain of 399 {@code a = int(b)} links,
  *     the longest HTCondor evaluates, needs 799).
  * @param maxSteps how much work one evaluation may do before it gives up with error: one step per
- *     expression node visited, one more per 64 characters of each string value a node yields, and
- *     for a regular expression the size of its compiled program per character it reads. Default:
- *     1,000,000 (0.1 to 0.4 s on one core of a small shared VM).
+ *     expression node visited, one more per 64 characters of each string value a node yields, a
+ *     quarter of a regular expression's program size per character it reads, and 100 per move of a
+ *     deep evaluation to a fresh stack. Default: 500,000 (0.1 to 0.5 s of one core of a small VM,
+ *     busy or not).
  * @param maxStringLength the longest string an evaluation may build ({@code strcat}, {@code join},
  *     {@code replaceAll}, {@code string()} of a list, a printed value) before it gives error
  *     instead. Default: 1,048,576 characters.
@@ -41,7 +42,7 @@ public record EvalOptions(
 
   /** The system clock and the default limits. */
   public static final EvalOptions DEFAULT =
-      new EvalOptions(InstantSource.system(), 400, 1000, 1_000_000L, 1 << 20, 100_000);
+      new EvalOptions(InstantSource.system(), 400, 1000, 500_000L, 1 << 20, 100_000);
 
   /**
    * Checks the arguments.

@@ -25,7 +25,7 @@ public final class Evaluation {
    * @param value the value; error when the value could not be written within the limits
    * @param text the literal: HTCondor's parser reads it back to the same value
    * @param limitReached the first of Braid's safety limits (nesting, steps, string length, pattern
-   *     size) the evaluation reached, as a short phrase such as "evaluation took more than 2000000
+   *     size) the evaluation reached, as a short phrase such as "evaluation took more than 500000
    *     steps"; empty when none was (HTCondor's own depth limit is language, not listed here)
    */
   public record Printed(Value value, String text, Optional<String> limitReached) {

@@ -469,10 +469,10 @@ final class Evaluator {
     for (Expr item : list.items()) {
       Evaluator fresh = nested(root);
       fresh.depth = depth;
-      if (memo != null) {
-        // attributes still being evaluated stay visible (cycles)
-        fresh.memo = new HashMap<>(memo);
-      }
+      // attributes still being evaluated stay visible (cycles). Shared, not copied: every entry
+      // the element's evaluation adds it removes again, and a copy per element would cost the
+      // size of the map each time, work the step budget does not see.
+      fresh.memo = memo;
       Value v = fresh.eval(new Expr.AttrRef(item, name, false), list.env);
       out.add(Expr.literalOf(v));
     }

@@ -6,13 +6,13 @@ import com.google.re2j.PatternSyntaxException;
 import java.util.function.Supplier;
 
 /**
- * A regular expression for the ClassAd functions, matched by RE2/J (com.google.re2j): linear in the
- * text, never backtracking, never recursing per character, so no pattern and text can hang an
- * evaluation or overflow its stack (HTCondor's PCRE takes hours on {@code ((a+)+)+$} against {@code
- * aaa...ab}). Every character the matcher reads costs the size of the compiled program in steps of
- * the evaluation's {@link Budget}, RE2's worst case per character, and the matcher stops with the
- * budget; a pattern whose program would be larger than {@link EvalOptions#maxPatternSize()} is not
- * compiled at all.
+ * A regular expression for the ClassAd functions, matched by RE2/J (com.google.re2j): time linear
+ * in the text times the program, never backtracking, so no pattern and text can hang an evaluation
+ * ({@code java.util.regex} took hours on {@code ((a+)+)+$} against {@code aaa...ab}). Every
+ * character the matcher reads costs a quarter of the program's size in steps of the evaluation's
+ * {@link Budget} (RE2's worst case per character, priced against an evaluation step), and the
+ * matcher stops with the budget; a pattern whose program would be larger than {@link
+ * EvalOptions#maxPatternSize()} is not compiled at all.
  *
  * <p>RE2's syntax is PCRE's without backreferences, lookaround, possessive quantifiers and atomic
  * groups (those patterns give error); {@code $} without the {@code m} option matches only at the
@@ -91,7 +91,7 @@ final class Regex {
 
   /** A leftmost-first matcher over {@code text} that charges the budget for what it reads. */
   Matcher matcher(String text) {
-    return first.matcher(new Counted(text, first.programSize(), budget));
+    return first.matcher(new Counted(text, costPerCharacter(first), budget));
   }
 
   /**
@@ -103,11 +103,19 @@ final class Regex {
       longest = Pattern.compile(source, flags | Pattern.LONGEST_MATCH);
       budget.charge(longest.programSize());
     }
-    Matcher m = longest.matcher(new Counted(text, longest.programSize(), budget));
+    Matcher m = longest.matcher(new Counted(text, costPerCharacter(longest), budget));
     if (m.find(at) && m.start() == at && m.end() > at) {
       return m;
     }
     return null;
+  }
+
+  /**
+   * Steps per character read: RE2/J's automaton does at most one step per instruction per
+   * character, about 40 ns each here, a quarter of what an evaluation step costs.
+   */
+  private static int costPerCharacter(Pattern p) {
+    return Math.max(1, (p.programSize() + 3) / 4);
   }
 
   /** A text whose every character read costs {@code cost} steps. */
