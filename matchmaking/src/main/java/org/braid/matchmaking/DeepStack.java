@@ -10,12 +10,12 @@ import java.util.function.Supplier;
 
 /**
  * Fresh thread stacks for one deep evaluation. {@link EvalOptions#maxNesting()} bounds recursion,
- * but how much stack a level takes depends on the JIT (measured from 0.1 to over 0.7 KiB per level
- * for the same code), so the caller's thread evaluates at most {@link #LEVELS} levels and each
- * further {@link #LEVELS} run on a helper thread of their own, with a stack of {@link #BYTES},
- * while the thread below waits. Helpers are made on first need, reused for as long as the
- * evaluation runs (an input may cross a boundary many times) and stopped by {@link #close()}.
- * Ordinary expressions nest a few levels and never get here. Used by one evaluation at a time.
+ * but how much stack a level takes depends on the JIT (it varied several-fold between runs of the
+ * same code), so the caller's thread evaluates at most {@link #LEVELS} levels and each further
+ * {@link #LEVELS} run on a helper thread of their own, with a stack of {@link #BYTES}, while the
+ * thread below waits. Helpers are made on first need, reused for as long as the evaluation runs (an
+ * input may cross a boundary many times) and stopped by {@link #close()}. Ordinary expressions nest
+ * a few levels and never get here. Used by one evaluation at a time.
  */
 final class DeepStack implements AutoCloseable {
 

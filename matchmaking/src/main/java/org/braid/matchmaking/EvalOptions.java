@@ -16,15 +16,15 @@ import java.util.Objects;
  *     count one; function calls and literals do not. Default: 400 (HTCondor's), so a chain of 399
  *     plain references evaluates and one of 200 {@code a = b + 1} links too.
  * @param maxNesting how deeply evaluation may recurse in total (operators, calls and references
- *     together; lists nested in a printed value too) before it gives up with error, so deep input
- *     cannot overflow the stack: at this limit evaluation needs about 520 KiB of thread stack, well
- *     inside the JVM's default of 1 MiB. Default: 1000 (a chain of 399 {@code a = int(b)} links,
- *     the longest HTCondor evaluates, needs 799).
+ *     together; lists nested in a printed value too) before it gives up with error. The calling
+ *     thread holds at most 256 levels; deeper ones run on helper threads with stacks of their own
+ *     (see docs/classads.md), so deep input cannot overflow the caller's stack. Default: 1000 (a
+ *     chain of 399 {@code a = int(b)} links, the longest HTCondor evaluates, needs 799).
  * @param maxSteps how much work one evaluation may do before it gives up with error: one step per
  *     expression node visited, one more per 64 characters of each string value a node yields, a
  *     quarter of a regular expression's program size per character it reads, and 100 per move of a
- *     deep evaluation to a fresh stack. Default: 500,000 (0.1 to 0.5 s of one core of a small VM,
- *     busy or not).
+ *     deep evaluation to a fresh stack. Default: 500,000 (the slowest hostile case of {@code
+ *     HostileFuzzTest} spends it in 0.62 s of CPU on a busy 2-core VM).
  * @param maxStringLength the longest string an evaluation may build ({@code strcat}, {@code join},
  *     {@code replaceAll}, {@code string()} of a list, a printed value) before it gives error
  *     instead. Default: 1,048,576 characters.

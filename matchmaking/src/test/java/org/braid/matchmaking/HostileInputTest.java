@@ -65,6 +65,13 @@ class HostileInputTest {
     return s.length() <= 200 ? s : s.substring(0, 200) + "... (" + s.length() + " characters)";
   }
 
+  /** Evaluates {@code expr}: error, with {@code limit} named as the limit reached. */
+  static void assertErrorAt(String expr, String limit) throws ClassAdParseException {
+    Evaluation.Printed p = print(expr);
+    assertEquals("error", p.text());
+    assertEquals(Optional.of(limit), p.limitReached());
+  }
+
   /** A chain a0 = base, a(i) = link(a(i-1)), r = a(n); LINK is the previous name. */
   static String chain(String link, int n, String base) {
     StringBuilder sb = new StringBuilder("[ a0 = " + base + "; ");
@@ -85,9 +92,9 @@ class HostileInputTest {
 
   @Test
   void regexp_textTooLongForTheStepBudget_givesErrorNamingTheLimit() throws Exception {
-    Evaluation.Printed p = print("regexp(\"((a+)+)+$\", \"" + "a".repeat(1_000_000) + "b\")");
-    assertEquals("error", p.text());
-    assertEquals(Optional.of("evaluation took more than 500000 steps"), p.limitReached());
+    assertErrorAt(
+        "regexp(\"((a+)+)+$\", \"" + "a".repeat(1_000_000) + "b\")",
+        "evaluation took more than 500000 steps");
   }
 
   @Test
@@ -108,10 +115,9 @@ class HostileInputTest {
 
   @Test
   void replaceAll_resultPastTheStringLimit_givesErrorNotOutOfMemory() throws Exception {
-    Evaluation.Printed p =
-        print("replaceAll(\".\", \"" + "a".repeat(100_000) + "\", \"" + "b".repeat(1000) + "\")");
-    assertEquals("error", p.text());
-    assertEquals(Optional.of("string longer than 1048576 characters"), p.limitReached());
+    assertErrorAt(
+        "replaceAll(\".\", \"" + "a".repeat(100_000) + "\", \"" + "b".repeat(1000) + "\")",
+        "string longer than 1048576 characters");
   }
 
   @Test
@@ -125,9 +131,9 @@ class HostileInputTest {
 
   @Test
   void strcat_doublingChain_givesErrorNotOutOfMemory() throws Exception {
-    Evaluation.Printed p = print(chain("strcat(P, P)", 40, "\"" + "x".repeat(10_000) + "\""));
-    assertEquals("error", p.text());
-    assertEquals(Optional.of("string longer than 1048576 characters"), p.limitReached());
+    assertErrorAt(
+        chain("strcat(P, P)", 40, "\"" + "x".repeat(10_000) + "\""),
+        "string longer than 1048576 characters");
   }
 
   @Test
@@ -142,19 +148,17 @@ class HostileInputTest {
   void string_ofListPastTheStringLimit_givesError() throws Exception {
     // string() of a list writes its elements unevaluated; a projection holds the values
     String s = "\"" + "x".repeat(400_000) + "\"";
-    Evaluation.Printed p =
-        print("[ s = " + s + "; r = size(string({ [a = s], [a = s], [a = s] }.a)) ].r");
-    assertEquals("error", p.text());
-    assertEquals(Optional.of("string longer than 1048576 characters"), p.limitReached());
+    assertErrorAt(
+        "[ s = " + s + "; r = size(string({ [a = s], [a = s], [a = s] }.a)) ].r",
+        "string longer than 1048576 characters");
   }
 
   @Test
   void comparingLongStringsOverAndOver_givesErrorAtTheStepBudget() throws Exception {
     // each string value read costs a step per 64 characters, so repeated reads stay bounded
-    Evaluation.Printed p =
-        print(chain("strcmp(P, P) == 0 ? P : P", 30, "\"" + "x".repeat(60_000) + "\""));
-    assertEquals("error", p.text());
-    assertEquals(Optional.of("evaluation took more than 500000 steps"), p.limitReached());
+    assertErrorAt(
+        chain("strcmp(P, P) == 0 ? P : P", 30, "\"" + "x".repeat(60_000) + "\""),
+        "evaluation took more than 500000 steps");
   }
 
   @Test
@@ -184,9 +188,7 @@ class HostileInputTest {
 
   @Test
   void referenceDoublingChain_givesErrorAtTheStepBudget() throws Exception {
-    Evaluation.Printed p = print(chain("P + P", 40, "1"));
-    assertEquals("error", p.text());
-    assertEquals(Optional.of("evaluation took more than 500000 steps"), p.limitReached());
+    assertErrorAt(chain("P + P", 40, "1"), "evaluation took more than 500000 steps");
   }
 
   @Test
