@@ -51,7 +51,7 @@ final class Budget implements AutoCloseable {
     return steps > options.maxSteps();
   }
 
-  private Evaluator.Failure overSteps() {
+  private EvalFailure overSteps() {
     return failure("evaluation took more than " + options.maxSteps() + " steps");
   }
 
@@ -74,9 +74,9 @@ final class Budget implements AutoCloseable {
   }
 
   /** A failure for a safety limit, recorded as the evaluation's first limit if none was. */
-  Evaluator.Failure failure(String why) {
+  EvalFailure failure(String why) {
     reached(why);
-    return new Evaluator.Failure(why);
+    return new EvalFailure(why);
   }
 
   /** Records {@code why} as the first safety limit reached, if none was. */

@@ -55,7 +55,7 @@ public final class Evaluation {
     String text;
     try {
       text = Printer.literal(v, ev);
-    } catch (Evaluator.Failure f) {
+    } catch (EvalFailure f) {
       v = Value.ERROR;
       text = "error";
     } finally {
@@ -124,7 +124,7 @@ public final class Evaluation {
     Evaluator ev = new Evaluator(list.env == null ? null : list.env.top(), EvalOptions.DEFAULT);
     try {
       return ev.elements(list);
-    } catch (Evaluator.Failure f) {
+    } catch (EvalFailure f) {
       return list.items().stream().map(x -> (Value) Value.ERROR).toList();
     } finally {
       ev.budget.close();
@@ -150,7 +150,7 @@ public final class Evaluation {
   static Value run(Evaluator ev, Expr e, Env env) {
     try {
       return ev.eval(e, env);
-    } catch (Evaluator.Failure f) {
+    } catch (EvalFailure f) {
       return Value.ERROR;
     } finally {
       ev.budget.close();

@@ -1,7 +1,6 @@
 package org.braid.matchmaking;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import org.braid.matchmaking.Expr.BinaryOp;
@@ -19,66 +18,12 @@ import org.braid.matchmaking.Expr.BinaryOp;
  */
 final class Evaluator {
 
-  /**
-   * Thrown when HTCondor's evaluation would fail outright; the entry point turns it to error.
-   *
-   * <p>A failed evaluation in HTCondor still leaves a value in the result it was writing to, and a
-   * list subscript (and an ad subscript) hands that value on instead of failing. {@link #left}
-   * tracks it as the failure unwinds: an operator or function whose operand failed sets error; a
-   * reference {@code expr.attr} whose {@code expr} failed, or a failed list projection, leaves its
-   * result untouched (undefined); an attribute's value is written straight into the caller's
-   * result, so it passes the value on.
-   */
-  static final class Failure extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    /** The value HTCondor's failed evaluation leaves behind at the current frame. */
-    Value left;
-
-    Failure(String why) {
-      this(why, false);
-    }
-
-    /** noScope: no enclosing ad was found, so nothing was written (undefined). */
-    Failure(String why, boolean noScope) {
-      super(why, null, false, false);
-      this.left = noScope ? Value.UNDEFINED : Value.ERROR;
-    }
-
-    Failure leaving(Value v) {
-      left = v;
-      return this;
-    }
-  }
-
-  private static final Value IN_PROGRESS = new Value.StringValue("<in progress>");
-
   final EvalOptions options;
   final Budget budget;
   final Env root;
-  // Attributes being evaluated, keyed by the identity of the attribute's expression and of the
-  // ad it was found in (a tree shared between ads is tracked once per ad).
-  private HashMap<Key, Value> memo; // created on the first attribute followed
-
-  private static final class Key {
-    final Expr expr;
-    final ClassAd ad;
-
-    Key(Expr expr, ClassAd ad) {
-      this.expr = expr;
-      this.ad = ad;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Key k && k.expr == expr && k.ad == ad;
-    }
-
-    @Override
-    public int hashCode() {
-      return System.identityHashCode(expr) * 31 + System.identityHashCode(ad);
-    }
-  }
+  // Attributes being evaluated (a reference cycle meets one again); made on the first followed,
+  // and shared with the evaluators of a list projection.
+  private InProgress inProgress;
 
   private int depth;
   private int nesting;
@@ -108,9 +53,9 @@ final class Evaluator {
   }
 
   /**
-   * Evaluates {@code e} in scope {@code env}; failures propagate as {@link Failure}. Every {@link
-   * DeepStack#LEVELS} levels of nesting the evaluation continues on a fresh thread stack, so that
-   * {@link EvalOptions#maxNesting()}, not the caller's stack, is the limit.
+   * Evaluates {@code e} in scope {@code env}; failures propagate as {@link EvalFailure}. Every
+   * {@link DeepStack#LEVELS} levels of nesting the evaluation continues on a fresh thread stack, so
+   * that {@link EvalOptions#maxNesting()}, not the caller's stack, is the limit.
    */
   Value eval(Expr e, Env env) {
     if (nesting != 0 && nesting % DeepStack.LEVELS == 0) {
@@ -139,7 +84,7 @@ final class Evaluator {
         // function calls do not count against HTCondor's depth
         try {
           v = Functions.call(this, c, env);
-        } catch (Failure f) {
+        } catch (EvalFailure f) {
           throw f.leaving(Value.ERROR); // HTCondor's functions set error when an argument fails
         }
       } else if (e instanceof Expr.ListExpr l) {
@@ -159,8 +104,8 @@ final class Evaluator {
   }
 
   /** HTCondor's own depth limit: language semantics, not one of Braid's safety limits. */
-  private Failure tooDeep() {
-    return new Failure("evaluation nested deeper than " + options.maxReferenceDepth());
+  private EvalFailure tooDeep() {
+    return new EvalFailure("evaluation nested deeper than " + options.maxReferenceDepth());
   }
 
   /**
@@ -186,7 +131,7 @@ final class Evaluator {
         return subscript(s, env);
       }
       return conditional((Expr.Conditional) e, env);
-    } catch (Failure f) {
+    } catch (EvalFailure f) {
       // HTCondor's operators set error when an operand fails (conditional sets its own)
       throw e instanceof Expr.Conditional ? f : f.leaving(Value.ERROR);
     } finally {
@@ -211,7 +156,7 @@ final class Evaluator {
     Value sel;
     try {
       sel = eval(c.condition(), env);
-    } catch (Failure f) {
+    } catch (EvalFailure f) {
       throw f.leaving(Value.ERROR);
     }
     if (sel instanceof Value.UndefinedValue) {
@@ -230,7 +175,7 @@ final class Evaluator {
       eval(c.ifTrue(), env);
       eval(c.ifFalse(), env);
       return Value.ERROR;
-    } catch (Failure f) {
+    } catch (EvalFailure f) {
       throw f.leaving(Value.ERROR);
     }
   }
@@ -301,7 +246,7 @@ final class Evaluator {
       Env scope = new Env(ad.ad(), ad.parent);
       try {
         return nested(scope.top()).eval(found, scope);
-      } catch (Failure f) {
+      } catch (EvalFailure f) {
         return Value.ERROR;
       }
     }
@@ -317,7 +262,7 @@ final class Evaluator {
       depth++;
       try {
         return eval(list.items().get(k), list.env);
-      } catch (Failure f) {
+      } catch (EvalFailure f) {
         // HTCondor hands on what the failed element left in the result
         return f.left;
       } finally {
@@ -341,7 +286,7 @@ final class Evaluator {
     if (r.scope() == null) {
       if (r.absolute()) {
         if (root == null) {
-          throw new Failure("absolute reference ." + r.name() + " outside any ad", true);
+          throw new EvalFailure("absolute reference ." + r.name() + " outside any ad", true);
         }
         start = root;
       } else {
@@ -357,7 +302,7 @@ final class Evaluator {
       depth++;
       try {
         scope = eval(r.scope(), env);
-      } catch (Failure f) {
+      } catch (EvalFailure f) {
         // the scope is evaluated into a value of its own: the result stays untouched
         throw f.leaving(Value.UNDEFINED);
       } finally {
@@ -372,7 +317,7 @@ final class Evaluator {
       if (scope instanceof Value.ListValue list) {
         try {
           return selectFromList(list, r.name());
-        } catch (Failure f) {
+        } catch (EvalFailure f) {
           throw f.leaving(Value.UNDEFINED);
         }
       }
@@ -412,7 +357,7 @@ final class Evaluator {
       case "toplevel":
       case "root":
         if (root == null) {
-          throw new Failure("toplevel outside any ad", true);
+          throw new EvalFailure("toplevel outside any ad", true);
         }
         return root.asValue();
       default:
@@ -435,20 +380,18 @@ final class Evaluator {
     if (depth >= options.maxReferenceDepth()) {
       throw tooDeep();
     }
-    if (memo == null) {
-      memo = new HashMap<>(8);
+    if (inProgress == null) {
+      inProgress = new InProgress();
     }
-    Key key = new Key(found, scope.ad);
-    if (memo.containsKey(key)) {
+    if (!inProgress.enter(found, scope.ad)) {
       return Value.UNDEFINED; // a reference cycle
     }
-    memo.put(key, IN_PROGRESS);
     depth++;
     try {
       return eval(found, scope);
     } finally {
       depth--;
-      memo.remove(key);
+      inProgress.leave(found, scope.ad);
     }
   }
 
@@ -472,7 +415,7 @@ final class Evaluator {
       // attributes still being evaluated stay visible (cycles). Shared, not copied: every entry
       // the element's evaluation adds it removes again, and a copy per element would cost the
       // size of the map each time, work the step budget does not see.
-      fresh.memo = memo;
+      fresh.inProgress = inProgress;
       Value v = fresh.eval(new Expr.AttrRef(item, name, false), list.env);
       out.add(Expr.literalOf(v));
     }

@@ -36,7 +36,7 @@ final class Printer {
   /**
    * The literal for {@code v}; elements are evaluated with {@code ev}'s budget.
    *
-   * @throws Evaluator.Failure when a limit is reached (recorded in the budget)
+   * @throws EvalFailure when a limit is reached (recorded in the budget)
    */
   static String literal(Value v, Evaluator ev) {
     Printer p = new Printer(ev);
@@ -62,7 +62,7 @@ final class Printer {
   private Value element(Value.ListValue list, int k) {
     try {
       return ev.eval(list.items().get(k), list.env);
-    } catch (Evaluator.Failure f) {
+    } catch (EvalFailure f) {
       if (budget.exhausted()) {
         throw f;
       }
@@ -98,7 +98,7 @@ final class Printer {
     }
   }
 
-  private Evaluator.Failure tooLong() {
+  private EvalFailure tooLong() {
     return budget.failure(
         "printed value longer than " + budget.options.maxStringLength() + " characters");
   }

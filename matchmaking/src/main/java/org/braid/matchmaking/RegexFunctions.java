@@ -68,7 +68,7 @@ final class RegexFunctions {
       Value e;
       try {
         e = ev.eval(item, list.env);
-      } catch (Evaluator.Failure f) {
+      } catch (EvalFailure f) {
         if (ev.budget.exhausted()) {
           throw f;
         }
