@@ -280,8 +280,8 @@ final class StringFunctions {
     if (!(stringArg(ev, ev.eval(a.get(0), env)) instanceof Value.StringValue s)) {
       return Value.ERROR;
     }
-    // the parse nests no deeper than the evaluation still may, so parsing on top of a deep
-    // evaluation stays within the stack the nesting limit allows for
+    // the parse nests no deeper than the evaluation still may: a deeper tree could not be
+    // evaluated anyway, and the parse runs on top of the evaluation's stack
     int depth = Math.min(ParseOptions.DEFAULT.maxDepth(), ev.nestingLeft());
     if (depth <= 0) {
       return Value.ERROR;
