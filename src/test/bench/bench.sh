@@ -48,7 +48,7 @@ if [ "$smoke" = 0 ]; then
 fi
 
 work=/tmp/braidb-work
-jar="$repo/coalloc/target/braid.jar"
+jar="$repo/cli/target/braid.jar"
 bgpids=()
 cleanup() {
   local p
@@ -63,7 +63,7 @@ tb_cleanup
 mkdir -p "$work/www" "$work/out" "$out"
 if [ "$smoke" = 0 ] || [ ! -f "$jar" ]; then
   # always rebuild for a full run: the braid launcher's staleness check is unreliable (see the report)
-  (cd "$repo" && ./mvnw -B -q -DskipTests -pl coalloc -am package) >&2
+  (cd "$repo" && ./mvnw -B -q -DskipTests -pl cli -am package) >&2
 fi
 # Braid runs through its launcher, as users run it; this first call records the launcher's
 # class-data archive for the new jar, so that no measured run pays for it

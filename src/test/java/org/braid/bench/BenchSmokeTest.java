@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 class BenchSmokeTest {
   private static final Path REPO = Path.of("../..").toAbsolutePath().normalize();
   private static final Path BENCH = REPO.resolve("src/test/bench/bench.sh");
-  private static final Path JAR = REPO.resolve("coalloc/target/braid.jar");
+  private static final Path JAR = REPO.resolve("cli/target/braid.jar");
 
   @TempDir Path dir;
 
@@ -102,7 +102,7 @@ class BenchSmokeTest {
     if (!"root".equals(System.getProperty("user.name"))) {
       missing = "needs root (network namespaces, tc)";
     } else if (!Files.isRegularFile(JAR)) {
-      missing = "needs " + JAR + " (./mvnw -B -q -pl coalloc -am package)";
+      missing = "needs " + JAR + " (./mvnw -B -q -pl cli -am package)";
     } else {
       for (String tool : List.of("ip", "tc", "curl", "jq", "openssl", "/usr/sbin/nginx")) {
         if (!onPath(tool)) {

@@ -24,10 +24,10 @@ import org.braid.broker.Broker;
 import org.braid.broker.RankedReplica;
 import org.braid.broker.Request;
 import org.braid.broker.catalog.Replica;
-import org.braid.coalloc.cli.BraidCli;
-import org.braid.infoprovider.Provider;
-import org.braid.infoprovider.ProviderConfig;
+import org.braid.cli.BraidCli;
 import org.braid.infoprovider.logs.LogFormat;
+import org.braid.provider.Provider;
+import org.braid.provider.ProviderConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -376,7 +376,7 @@ class BrokerRankSystemTest {
     for (int i = 0; i < 20; i++) {
       Instant s = t.plusSeconds(i * 60L);
       sb.append(
-              new org.braid.infoprovider.logs.JournalFlow(
+              new org.braid.coalloc.journal.JournalLine(
                       "d" + i,
                       SLOW,
                       "127.0.0.1:18083",
@@ -390,7 +390,7 @@ class BrokerRankSystemTest {
                       1,
                       "http",
                       "ok")
-                  .toJsonLine())
+                  .toLine())
           .append('\n');
     }
     Files.writeString(journal, sb);

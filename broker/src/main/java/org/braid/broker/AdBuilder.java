@@ -1,11 +1,15 @@
 package org.braid.broker;
 
+import static org.braid.infoprovider.TransferRecord.Operation.READ;
+
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.braid.broker.catalog.Replica;
 import org.braid.infoprovider.SizeClass;
+import org.braid.infoprovider.wire.AdAttributes;
+import org.braid.infoprovider.wire.AdAttributes.Stat;
 import org.braid.matchmaking.ClassAd;
 import org.braid.predictors.Forecast;
 
@@ -21,13 +25,15 @@ final class AdBuilder {
   private static final Set<String> OWN = new java.util.TreeSet<>(String.CASE_INSENSITIVE_ORDER);
 
   static {
-    OWN.addAll(List.of("MyType", "hostname", "url", "Requirements", "Rank"));
+    OWN.addAll(
+        List.of(
+            AdAttributes.MY_TYPE, AdAttributes.HOSTNAME, AdAttributes.URL, "Requirements", "Rank"));
   }
 
   private AdBuilder() {}
 
   /** The volume space attributes a provider publishes per volume (bytes). */
-  static final List<String> SPACE = List.of("AvailableSpace", "TotalSpace");
+  static final List<String> SPACE = List.of(AdAttributes.AVAILABLE_SPACE, AdAttributes.TOTAL_SPACE);
 
   /**
    * The chosen provider ad: the client's own peer if published, else the best-sampled one; with the
@@ -39,11 +45,12 @@ final class AdBuilder {
     Map<String, Object> best = null;
     long bestCount = -1;
     for (Map<String, Object> ad : ads) {
-      if (clientPeer != null && clientPeer.equals(ad.get("peer"))) {
+      if (clientPeer != null && clientPeer.equals(ad.get(AdAttributes.PEER))) {
         best = ad;
         break;
       }
-      long n = ad.get("RDTransfers") instanceof Long ? (Long) ad.get("RDTransfers") : 0;
+      String transfers = AdAttributes.transfers(READ, SizeClass.ALL);
+      long n = ad.get(transfers) instanceof Long ? (Long) ad.get(transfers) : 0;
       if (n > bestCount) {
         best = ad;
         bestCount = n;
@@ -54,11 +61,12 @@ final class AdBuilder {
 
   private static Map<String, Object> withSpace(
       Map<String, Object> ad, List<Map<String, Object>> ads) {
-    if (ad.containsKey(SPACE.get(0)) || ad.get("volume") == null) {
+    if (ad.containsKey(SPACE.get(0)) || ad.get(AdAttributes.VOLUME) == null) {
       return ad;
     }
     for (Map<String, Object> other : ads) {
-      if (ad.get("volume").equals(other.get("volume")) && other.get(SPACE.get(0)) instanceof Long) {
+      if (ad.get(AdAttributes.VOLUME).equals(other.get(AdAttributes.VOLUME))
+          && other.get(SPACE.get(0)) instanceof Long) {
         Map<String, Object> out = new java.util.LinkedHashMap<>(ad);
         for (String k : SPACE) {
           if (other.get(k) instanceof Long) {
@@ -78,21 +86,21 @@ final class AdBuilder {
     if (ad == null) {
       return null;
     }
-    for (String sfx : List.of(sc.adSuffix(), "")) {
-      Double v = num(ad, "PredRDBandwidth" + sfx);
+    for (SizeClass c : List.of(sc, SizeClass.ALL)) {
+      Double v = num(ad, AdAttributes.predicted(READ, c));
       if (v != null && v > 0) {
-        double err = orZero(num(ad, "PredRDErrorPct" + sfx));
-        double ci = orZero(num(ad, "PredRDConfidencePct" + sfx));
-        int n = (int) Math.min(Integer.MAX_VALUE, orZero(num(ad, "RDTransfers" + sfx)));
+        double err = orZero(num(ad, AdAttributes.predictedErrorPct(READ, c)));
+        double ci = orZero(num(ad, AdAttributes.predictedConfidencePct(READ, c)));
+        int n = (int) Math.min(Integer.MAX_VALUE, orZero(num(ad, AdAttributes.transfers(READ, c))));
         return new Forecast("provider", v, err, ci, n, n, "provider", Forecast.Status.OK);
       }
     }
-    for (String sfx : List.of(sc.adSuffix(), "")) {
-      Double v = num(ad, "AvgRDBandwidth" + sfx);
+    for (SizeClass c : List.of(sc, SizeClass.ALL)) {
+      String avg = AdAttributes.bandwidth(Stat.AVG, READ, c);
+      Double v = num(ad, avg);
       if (v != null && v > 0) {
-        int n = (int) Math.min(Integer.MAX_VALUE, orZero(num(ad, "RDTransfers" + sfx)));
-        return new Forecast(
-            "AvgRDBandwidth" + sfx, v, 0, 0, n, 0, "AvgRDBandwidth" + sfx, Forecast.Status.OK);
+        int n = (int) Math.min(Integer.MAX_VALUE, orZero(num(ad, AdAttributes.transfers(READ, c))));
+        return new Forecast(avg, v, 0, 0, n, 0, avg, Forecast.Status.OK);
       }
     }
     return null;
@@ -115,7 +123,7 @@ final class AdBuilder {
       String source,
       int historyFlows) {
     ClassAd.Builder b = ClassAd.builder();
-    b.set("MyType", "Storage");
+    b.set(AdAttributes.MY_TYPE, AdAttributes.STORAGE);
     b.set("hostname", r.host());
     b.set("url", r.uri().toString());
     b.set("protocol", r.uri().getScheme().toLowerCase(Locale.ROOT));

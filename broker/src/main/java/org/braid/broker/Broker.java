@@ -22,8 +22,8 @@ import org.braid.broker.catalog.Replica;
 import org.braid.broker.graph.MinMin;
 import org.braid.broker.graph.PlatformGraph;
 import org.braid.broker.graph.SharedBottlenecks;
-import org.braid.infoprovider.ProviderConfig;
 import org.braid.infoprovider.SizeClass;
+import org.braid.infoprovider.wire.ProviderApi;
 import org.braid.matchmaking.ClassAd;
 import org.braid.matchmaking.Matchmaker;
 import org.braid.predictors.Forecast;
@@ -146,11 +146,13 @@ public final class Broker implements AutoCloseable {
       u = providers.get(r.host().toLowerCase(Locale.ROOT));
     }
     if (u == null && conventional && r.uri().getHost() != null) {
-      u = URI.create("http://" + hostForUri(r.uri().getHost()) + ":" + providerPort + "/v1/ads");
+      u =
+          URI.create(
+              "http://" + hostForUri(r.uri().getHost()) + ":" + providerPort + ProviderApi.ADS);
     }
     if (u != null
         && (u.getRawPath() == null || u.getRawPath().isEmpty() || u.getRawPath().equals("/"))) {
-      u = u.resolve("/v1/ads");
+      u = u.resolve(ProviderApi.ADS);
     }
     return u;
   }
@@ -494,7 +496,7 @@ public final class Broker implements AutoCloseable {
     private Duration ttl = Duration.ofMinutes(1);
     private Duration failureTtl = Duration.ofSeconds(10);
     private long maxResponseBytes = 4L << 20;
-    private int providerPort = ProviderConfig.DEFAULT_PORT;
+    private int providerPort = ProviderApi.DEFAULT_PORT;
     private boolean conventional = true;
     private final Map<String, URI> providers = new HashMap<>();
     private Path journal;

@@ -32,6 +32,9 @@ import org.apache.hc.core5.http.nio.support.AsyncRequestBuilder;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.reactor.IOReactorConfig;
 import org.apache.hc.core5.util.Timeout;
+import org.braid.infoprovider.wire.AdsJson;
+import org.braid.infoprovider.wire.ProviderApi;
+import org.braid.infoprovider.wire.SeriesJson;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -163,21 +166,26 @@ final class Discovery implements AutoCloseable {
       Map<URI, CompletableFuture<ProviderAnswer>> adsOnly) {
     CompletableFuture<ProviderAnswer> ads = get(e, inflight).thenApply(b -> answer(e, b, t0));
     adsOnly.put(e, ads);
-    if (!loads || !e.getRawPath().endsWith("/v1/ads")) {
+    if (!loads || !e.getRawPath().endsWith(ProviderApi.ADS)) {
       return ads;
     }
     return ads.thenCompose(a -> a.ok() ? loads(a, inflight) : CompletableFuture.completedFuture(a));
   }
 
+  /** The value of a series' newest point, or null if it has none. */
+  private static Double lastValue(SeriesJson.Answer a) {
+    return a.points().isEmpty() ? null : a.points().get(a.points().size() - 1).value();
+  }
+
   private CompletableFuture<ProviderAnswer> loads(
       ProviderAnswer a, List<CompletableFuture<Body>> inflight) {
     URI base = a.endpoint();
-    return get(base.resolve("/v1/series"), inflight)
+    return get(base.resolve(ProviderApi.SERIES), inflight)
         .thenCompose(
             b -> {
               List<String> names;
               try {
-                names = b.status == 200 ? AdsJson.names(b.bytes) : List.of();
+                names = b.status == 200 ? SeriesJson.readNames(b.bytes) : List.of();
               } catch (IOException ex) {
                 names = List.of();
               }
@@ -196,13 +204,13 @@ final class Discovery implements AutoCloseable {
               wanted.forEach(
                   (attr, name) ->
                       parts.add(
-                          get(base.resolve("/v1/series/" + name), inflight)
+                          get(base.resolve(ProviderApi.SERIES_PREFIX + name), inflight)
                               .handle(
                                   (sb, ex) -> {
                                     try {
                                       Double v =
                                           ex == null && sb.status == 200
-                                              ? AdsJson.lastValue(sb.bytes)
+                                              ? lastValue(SeriesJson.read(sb.bytes))
                                               : null;
                                       if (v != null) {
                                         values.put(attr, v);

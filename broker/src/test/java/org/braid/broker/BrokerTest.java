@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.braid.broker.catalog.Replica;
 import org.braid.broker.graph.MinMin;
-import org.braid.infoprovider.logs.JournalFlow;
+import org.braid.coalloc.journal.JournalLine;
 import org.braid.matchmaking.Value;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -235,7 +235,7 @@ class BrokerTest {
       long bytes = 8_000_000;
       Instant e = s.plusNanos((long) (bytes / rate * 1e9));
       sb.append(
-              new JournalFlow(
+              new JournalLine(
                       "d" + i,
                       "http://" + server + "/f",
                       server,
@@ -249,7 +249,7 @@ class BrokerTest {
                       1,
                       "http",
                       "ok")
-                  .toJsonLine())
+                  .toLine())
           .append('\n');
     }
     Files.writeString(
@@ -372,7 +372,7 @@ class BrokerTest {
 
   static String flowLine(String server, Instant s, double seconds, double rate) {
     long bytes = (long) (rate * seconds);
-    return new JournalFlow(
+    return new JournalLine(
                 "d",
                 "http://" + server + "/f",
                 server,
@@ -386,7 +386,7 @@ class BrokerTest {
                 1,
                 "http",
                 "ok")
-            .toJsonLine()
+            .toLine()
         + "\n";
   }
 

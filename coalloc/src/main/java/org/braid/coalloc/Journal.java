@@ -14,14 +14,18 @@ import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import org.braid.coalloc.journal.JournalLine;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The client's transfer journal: one JSON line per request (flow segment), appended under a file
- * lock so concurrent downloads do not interleave. The line format is fixed (the provider's log
- * parser reads it); see docs/download.md.
+ * The client's transfer journal: one {@link JournalLine} per request (flow segment), appended under
+ * a file lock so concurrent downloads do not interleave; see docs/download.md.
  */
 final class Journal {
+  private static final Logger LOG = LoggerFactory.getLogger(Journal.class);
   private final Path path;
   private final String download;
   private final String peer;
@@ -68,7 +72,10 @@ final class Journal {
       if (e.written() <= 0 && !e.result().startsWith("error")) {
         continue; // lost a race: nothing of it is in the file
       }
-      sb.append(line(e, uris.get(e.replica()), fileSize, start)).append('\n');
+      String line = line(e, uris.get(e.replica()), fileSize, start);
+      if (line != null) {
+        sb.append(line).append('\n');
+      }
     }
     if (sb.length() == 0) {
       return;
@@ -89,52 +96,40 @@ final class Journal {
     }
   }
 
+  /** The line of one request, or null (logged) if it cannot be one, e.g. a URL without a path. */
   String line(BlockEvent e, URI uri, long fileSize, Instant start) {
-    String protocol = uri.getScheme().toLowerCase(java.util.Locale.ROOT);
     String result = e.result().startsWith("error") ? e.result() : "ok";
-    Instant s = start.plusNanos(e.startNanos()).truncatedTo(ChronoUnit.MILLIS);
-    Instant t = start.plusNanos(e.endNanos()).truncatedTo(ChronoUnit.MILLIS);
-    return "{\"v\":1,\"download\":"
-        + Json.str(download)
-        + ",\"url\":"
-        + Json.str(uri.toString())
-        + ",\"server\":"
-        + Json.str(server(uri))
-        + ",\"peer\":"
-        + Json.str(peer)
-        + ",\"path\":"
-        + Json.str(uri.getPath() == null ? "" : uri.getPath())
-        + ",\"offset\":"
-        + e.offset()
-        + ",\"bytes\":"
-        + e.written()
-        + ",\"fileSize\":"
-        + fileSize
-        + ",\"start\":"
-        + Json.str(iso(s))
-        + ",\"end\":"
-        + Json.str(iso(t))
-        + ",\"streams\":1,\"protocol\":"
-        + Json.str(protocol)
-        + ",\"result\":"
-        + Json.str(result)
-        + "}";
+    try {
+      return line(e, uri, fileSize, start, result);
+    } catch (IllegalArgumentException bad) {
+      LOG.debug("[{}] not journaled: {}", download, bad.getMessage());
+      return null;
+    }
   }
 
-  private static final java.time.format.DateTimeFormatter ISO_MS =
-      java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
-          .withZone(java.time.ZoneOffset.UTC);
-
-  /** An instant with milliseconds, e.g. {@code 2026-11-22T04:11:20.000Z}. */
-  static String iso(Instant i) {
-    return ISO_MS.format(i);
+  private String line(BlockEvent e, URI uri, long fileSize, Instant start, String result) {
+    return new JournalLine(
+            download,
+            uri.toString(),
+            server(uri),
+            peer,
+            uri.getPath() == null ? "" : uri.getPath(),
+            e.offset(),
+            e.written(),
+            fileSize,
+            start.plusNanos(e.startNanos()).truncatedTo(ChronoUnit.MILLIS),
+            start.plusNanos(e.endNanos()).truncatedTo(ChronoUnit.MILLIS),
+            1,
+            uri.getScheme().toLowerCase(Locale.ROOT),
+            result)
+        .toLine();
   }
 
   static String server(URI uri) {
     String host = uri.getHost() == null ? "localhost" : uri.getHost();
     int port = uri.getPort();
     if (port < 0) {
-      switch (uri.getScheme().toLowerCase(java.util.Locale.ROOT)) {
+      switch (uri.getScheme().toLowerCase(Locale.ROOT)) {
         case "http":
           port = 80;
           break;

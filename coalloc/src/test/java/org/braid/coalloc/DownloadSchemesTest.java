@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.braid.coalloc.mirror.Mirror;
+import org.braid.cli.mirror.Mirror;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,7 +1,7 @@
 package org.braid.coalloc;
 
 import java.nio.file.Path;
-import org.braid.coalloc.mirror.Mirror;
+import org.braid.cli.mirror.Mirror;
 
 class HttpRangeSourceTest extends RangeSourceContractTest {
   Mirror mirror;

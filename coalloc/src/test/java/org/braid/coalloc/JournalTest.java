@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.braid.coalloc.mirror.Mirror;
+import org.braid.cli.mirror.Mirror;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

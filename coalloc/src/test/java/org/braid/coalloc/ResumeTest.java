@@ -13,7 +13,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import org.braid.coalloc.mirror.Mirror;
+import org.braid.cli.mirror.Mirror;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -55,73 +55,46 @@ public final class SeriesReaders {
    * @throws IOException if the file cannot be read
    */
   public static Series readCsv(Path file) throws IOException {
+    String name = file.getFileName().toString();
+    Series.Builder b = Series.builder(name);
     try (BufferedReader r = open(file)) {
-      return readCsv(r, file);
-    }
-  }
-
-  /**
-   * Reads one series from either the {@code timestamp,value[,size]} format of {@link
-   * #readCsv(Path)} (the prediction study's export of a provider's store, for example) or the
-   * information provider's JSON export of a probe series, its answer to {@code GET /v1/series/NAME}
-   * ({@code {"series": NAME, "points": [{"time": ISO-8601, "value": v}, ...]}}), told apart by the
-   * first character that is not white space. Gzip input is detected as well.
-   *
-   * @throws IllegalArgumentException naming the file, line and problem for malformed input or a
-   *     sample out of time order
-   * @throws IOException if the file cannot be read
-   */
-  public static Series readSeries(Path file) throws IOException {
-    try (BufferedReader r = open(file)) {
-      r.mark(MAX_LINE);
-      int c;
-      int skipped = 0;
-      do {
-        c = r.read();
-      } while (c != -1 && Character.isWhitespace(c) && ++skipped < MAX_LINE - 1);
-      r.reset();
-      return c == '{' ? SeriesJson.read(r, file) : readCsv(r, file);
-    }
-  }
-
-  private static Series readCsv(BufferedReader r, Path file) throws IOException {
-    Series.Builder b = Series.builder(file.getFileName().toString());
-    String line;
-    int no = 0;
-    boolean first = true;
-    while ((line = readLine(r, file, ++no)) != null) {
-      String s = line.strip();
-      if (s.isEmpty() || s.startsWith("#")) {
-        continue;
-      }
-      String[] f = s.split("\\s*[,;\\s]\\s*");
-      if (first && f.length >= 2 && !looksNumeric(f[1])) {
-        first = false; // a header
-        continue;
-      }
-      first = false;
-      if (f.length < 2 || f.length > 3) {
-        throw bad(file, no, "expected 'timestamp,value[,size]', got " + f.length + " fields");
-      }
-      Instant t = parseTime(file, no, f[0]);
-      double v;
-      try {
-        v = Double.parseDouble(f[1]);
-      } catch (NumberFormatException e) {
-        throw bad(file, no, "value is not a number: '" + f[1] + "'");
-      }
-      long size = Sample.UNKNOWN_SIZE;
-      if (f.length == 3) {
-        try {
-          size = Long.parseLong(f[2]);
-        } catch (NumberFormatException e) {
-          throw bad(file, no, "size is not a whole number of bytes: '" + f[2] + "'");
+      String line;
+      int no = 0;
+      boolean first = true;
+      while ((line = readLine(r, file, ++no)) != null) {
+        String s = line.strip();
+        if (s.isEmpty() || s.startsWith("#")) {
+          continue;
         }
-      }
-      try {
-        b.add(t, v, size);
-      } catch (IllegalArgumentException e) {
-        throw bad(file, no, e.getMessage());
+        String[] f = s.split("\\s*[,;\\s]\\s*");
+        if (first && f.length >= 2 && !looksNumeric(f[1])) {
+          first = false; // a header
+          continue;
+        }
+        first = false;
+        if (f.length < 2 || f.length > 3) {
+          throw bad(file, no, "expected 'timestamp,value[,size]', got " + f.length + " fields");
+        }
+        Instant t = parseTime(file, no, f[0]);
+        double v;
+        try {
+          v = Double.parseDouble(f[1]);
+        } catch (NumberFormatException e) {
+          throw bad(file, no, "value is not a number: '" + f[1] + "'");
+        }
+        long size = Sample.UNKNOWN_SIZE;
+        if (f.length == 3) {
+          try {
+            size = Long.parseLong(f[2]);
+          } catch (NumberFormatException e) {
+            throw bad(file, no, "size is not a whole number of bytes: '" + f[2] + "'");
+          }
+        }
+        try {
+          b.add(t, v, size);
+        } catch (IllegalArgumentException e) {
+          throw bad(file, no, e.getMessage());
+        }
       }
     }
     return b.build();

@@ -9,7 +9,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -89,68 +88,5 @@ class SeriesReadersTest {
         assertThrows(IllegalArgumentException.class, () -> SeriesReaders.readSlac(f))
             .getMessage()
             .contains("lacks column 'elap'"));
-  }
-
-  @Test
-  void readSeries_providerJsonExport_readsNameTimesAndValues() throws IOException {
-    Path f = dir.resolve("net.json");
-    Files.writeString(
-        f,
-        "{\n  \"series\" : \"network/10.0.0.1/bandwidth\",\n  \"points\" : [ {\n"
-            + "    \"time\" : \"2026-11-22T11:55:00Z\",\n    \"value\" : 1.5E7\n  }, {\n"
-            + "    \"time\" : \"2026-11-22T12:00:00.250Z\", \"value\" : 12, \"x\" : [1, {\"a\": null}]"
-            + "\n  } ],\n  \"more\" : true\n}\n");
-    Series s = SeriesReaders.readSeries(f);
-    assertEquals("network/10.0.0.1/bandwidth", s.name());
-    assertEquals(2, s.size());
-    assertEquals(1.5e7, s.value(0));
-    assertEquals(Instant.parse("2026-11-22T12:00:00.250Z").toEpochMilli(), s.timeMillis(1));
-    assertEquals(12.0, s.value(1));
-  }
-
-  @Test
-  void readSeries_csvAndGzip_asReadCsv() throws IOException {
-    Path f = dir.resolve("d.csv.gz");
-    try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(f))) {
-      o.write("# time,util\n  10,5\n20,6\n".getBytes(StandardCharsets.UTF_8));
-    }
-    Series s = SeriesReaders.readSeries(f);
-    assertEquals("d.csv.gz", s.name());
-    assertEquals(2, s.size());
-    assertEquals(20_000, s.timeMillis(1));
-  }
-
-  @Test
-  void readSeries_badJson_namesFileLineColumnAndProblem() throws IOException {
-    assertEquals("j1:1:2: expected '\"', got 'x'", badJson("j1", "{x}"));
-    assertEquals("j2:1:2: no 'points' member: not a /v1/series/NAME answer", badJson("j2", "{}"));
-    assertEquals(
-        "j3:2:32: time is not an ISO-8601 instant: 'yesterday'",
-        badJson("j3", "{\"points\": [\n{\"value\": 1, \"time\": \"yesterday\"}]}"));
-    assertTrue(
-        badJson("j4", "{\"points\": [{\"time\": \"2026-01-01T00:00:00Z\", \"value\": -1}]}")
-            .startsWith("j4:1: "));
-    assertTrue(
-        badJson(
-                "j5",
-                "{\"points\": [{\"time\": \"2026-01-02T00:00:00Z\", \"value\": 1},"
-                    + " {\"time\": \"2026-01-01T00:00:00Z\", \"value\": 1}]}")
-            .contains("is earlier than sample 0"));
-    assertEquals(
-        "j6:1:24: point 0 lacks 'time' or 'value'",
-        badJson("j6", "{\"points\": [{\"value\": 1}]}"));
-    assertEquals(
-        "j7:1:22: expected a number, got 'a'", badJson("j7", "{\"points\": [{\"value\": abc}]}"));
-    assertEquals("j8:1:15: unexpected text after the answer", badJson("j8", "{\"points\":[]} x"));
-    assertEquals("j9:1:14: unterminated string", badJson("j9", "{\"series\": \"ab"));
-    assertTrue(badJson("j10", "{\"a\":" + "[".repeat(40)).contains("nested deeper than 16"));
-  }
-
-  private String badJson(String name, String text) throws IOException {
-    Path f = dir.resolve(name);
-    Files.writeString(f, text);
-    return assertThrows(IllegalArgumentException.class, () -> SeriesReaders.readSeries(f))
-        .getMessage()
-        .replace(f.toString(), name);
   }
 }

@@ -83,7 +83,7 @@ public class GridFtpParseBenchmark {
     }
   }
 
-  static String line(int k) {
+  public static String line(int k) {
     String peer = "10.0." + (k % 7) + "." + (k % 13 + 1);
     long bytes = 1_000_000L + (k * 7919L) % 900_000_000L;
     String type = k % 5 == 0 ? "STOR" : k % 3 == 0 ? "ERET" : "RETR";

@@ -1,0 +1,113 @@
+package org.braid.cli;
+
+import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code braid} command: the entry point of the launcher script at the repository root.
+ *
+ * <p>Each subcommand lives in its own class in this package and is listed in {@link #SUBCOMMANDS}
+ * (added in code, not in the annotation, so that a run builds only the one it needs). Every
+ * subcommand exits non-zero with a one-line reason on failure.
+ */
+@Command(
+    name = "braid",
+    mixinStandardHelpOptions = true,
+    versionProvider = BraidCli.Version.class,
+    description = "Select the best replicas of a dataset and download it from several at once.")
+public final class BraidCli implements Runnable {
+
+  /** The subcommands, one per line, so modules can add theirs without touching each other's. */
+  static final List<Class<?>> SUBCOMMANDS =
+      List.of(
+          CommandLine.HelpCommand.class,
+          PredictCommand.class,
+          ClassadCommand.class,
+          ProviderCommand.class,
+          GetCommand.class,
+          DemoCommand.class,
+          RankCommand.class);
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** Exit code for bad usage or bad input. */
+  public static final int EXIT_USAGE = 2;
+
+  /** Exit code for a failure while doing the work (I/O, network, verification). */
+  public static final int EXIT_FAILURE = 1;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /**
+   * Builds the command line with every subcommand and the given output streams, for the launcher
+   * and for in-process tests.
+   */
+  public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+    return commandLine(out, err, SUBCOMMANDS);
+  }
+
+  private static CommandLine commandLine(
+      PrintWriter out, PrintWriter err, List<Class<?>> subcommands) {
+    CommandLine cl = new CommandLine(new BraidCli());
+    for (Class<?> c : subcommands) {
+      cl.addSubcommand(c);
+    }
+    cl.setOut(out);
+    cl.setErr(err);
+    cl.setExecutionExceptionHandler(new OneLineErrors());
+    cl.setParameterExceptionHandler(new OneLineErrors());
+    return cl;
+  }
+
+  /**
+   * The subcommand the arguments run, if the first one names a subcommand other than help. Picocli
+   * builds the model of every subcommand it is given, which for all of them costs about 0.1 s of
+   * start-up; a run of one subcommand needs only that one.
+   */
+  static Optional<Class<?>> invoked(String... args) {
+    if (args.length == 0) {
+      return Optional.empty();
+    }
+    for (Class<?> c : SUBCOMMANDS) {
+      Command a = c.getAnnotation(Command.class);
+      if (c != CommandLine.HelpCommand.class
+          && (a.name().equals(args[0]) || Arrays.asList(a.aliases()).contains(args[0]))) {
+        return Optional.of(c);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Runs the command line and returns its exit code. */
+  public static int execute(PrintWriter out, PrintWriter err, String... args) {
+    List<Class<?>> subs = invoked(args).<List<Class<?>>>map(List::of).orElse(SUBCOMMANDS);
+    int code = commandLine(out, err, subs).execute(args);
+    out.flush();
+    err.flush();
+    return code;
+  }
+
+  public static void main(String[] args) {
+    System.exit(
+        execute(
+            new PrintWriter(System.out, /* autoFlush= */ true),
+            new PrintWriter(System.err, /* autoFlush= */ true),
+            args));
+  }
+
+  /** Reports the version from the jar manifest, or "dev" when run from classes. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = BraidCli.class.getPackage().getImplementationVersion();
+      return new String[] {"braid " + (v == null ? "dev" : v)};
+    }
+  }
+}

@@ -1,0 +1,90 @@
+package org.braid.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.braid.matchmaking.ClassAd;
+import org.braid.matchmaking.ClassAdParseException;
+import org.braid.matchmaking.ClassAds;
+import org.braid.matchmaking.Evaluation;
+import org.braid.matchmaking.Expr;
+import org.braid.matchmaking.ParseOptions;
+import org.braid.matchmaking.Value;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code braid classad}: evaluate ClassAd expressions and match ads, HTCondor-compatible. */
+@Command(
+    name = "classad",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Evaluate ClassAd expressions and match and rank ads, as HTCondor does.",
+      "",
+      "The language is HTCondor's (strict new-ClassAd scoping); --paper also reads the "
+          + "notation of the replica-selection paper (5M/sec). See docs/classads.md."
+    },
+    subcommands = {ClassadEvalCommand.class, ClassadMatchCommand.class})
+final class ClassadCommand implements Runnable {
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  static ParseOptions options(boolean paper) {
+    return paper ? ParseOptions.PAPER : ParseOptions.DEFAULT;
+  }
+
+  /** Reads ads from a file: new syntax, or old syntax separated by blank lines. */
+  static List<ClassAd> readAds(Path file, String what, ParseOptions o) {
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      throw new IllegalArgumentException(what + " file not found: " + file);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read " + what + " file " + file + ": " + e);
+    }
+    try {
+      return ClassAds.parseAll(text, o);
+    } catch (ClassAdParseException e) {
+      String more = e.problems().size() > 1 ? " (and " + (e.problems().size() - 1) + " more)" : "";
+      throw new IllegalArgumentException(what + " file " + file + ": " + e.oneLine() + more);
+    }
+  }
+
+  /**
+   * A value as a ClassAd literal that HTCondor reads back to the same value: list elements are
+   * evaluated (so the literal does not depend on the scope it came from); ads are written as their
+   * attribute expressions.
+   */
+  static String literal(Value v) {
+    if (v instanceof Value.ListValue l) {
+      List<Value> items = Evaluation.elements(l);
+      List<String> parts = new ArrayList<>();
+      for (Value item : items) {
+        parts.add(literal(item));
+      }
+      return parts.isEmpty() ? "{ }" : "{ " + String.join(", ", parts) + " }";
+    }
+    return v.unparse();
+  }
+
+  /** The first of Name, hostname, Machine the ad has, as a label; else null. */
+  static String label(ClassAd ad) {
+    for (String n : new String[] {"Name", "hostname", "Machine"}) {
+      Expr e = ad.lookup(n);
+      if (e != null) {
+        return n + " = " + e.unparse();
+      }
+    }
+    return null;
+  }
+}

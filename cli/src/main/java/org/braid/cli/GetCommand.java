@@ -1,0 +1,362 @@
+package org.braid.cli;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.braid.coalloc.Checksum;
+import org.braid.coalloc.Download;
+import org.braid.coalloc.DownloadReport;
+import org.braid.coalloc.PieceHashes;
+import org.braid.coalloc.PredictedRate;
+import org.braid.coalloc.Reports;
+import org.braid.coalloc.Scheme;
+import org.braid.coalloc.SourceOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code braid get}: download one file from several replicas at once. */
+@Command(
+    name = "get",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Download one file from several replicas at once, verified and resumable.",
+      "The file is written to OUT.part and renamed to OUT when complete and verified;"
+          + " run the same command again after an interruption to resume.",
+    })
+public final class GetCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Parameters(
+      arity = "0..*",
+      paramLabel = "URL",
+      description = "Replica URLs (http, https, gsiftp, ftp, file, or a local path), best first.")
+  List<String> urls = new ArrayList<>();
+
+  @Mixin CatalogOptions source;
+
+  @Option(
+      names = "--requirements",
+      paramLabel = "EXPR",
+      defaultValue = "true",
+      description =
+          "With --metalink or --catalog: the broker's ClassAd Requirements for a replica,"
+              + " e.g. 'other.AvgRDBandwidth > 5M/sec' (default: ${DEFAULT-VALUE}).")
+  String requirements;
+
+  @Option(
+      names = "--discovery-timeout",
+      defaultValue = "2",
+      paramLabel = "SECONDS",
+      description =
+          "With --metalink or --catalog: the most the broker may spend asking the replicas'"
+              + " information providers (default: ${DEFAULT-VALUE}); 0 skips the broker and uses the"
+              + " catalog's order with no predicted rates.")
+  double discoveryTimeout;
+
+  @Option(
+      names = "--provider-port",
+      defaultValue = "8790",
+      paramLabel = "PORT",
+      description =
+          "Port of the conventional provider URL http://HOST:PORT/v1/ads (default: ${DEFAULT-VALUE}).")
+  int providerPort;
+
+  @Option(
+      names = {"-o", "--output"},
+      required = true,
+      paramLabel = "OUT",
+      description = "Output file.")
+  Path output;
+
+  @Option(
+      names = "--scheme",
+      defaultValue = "adaptive",
+      paramLabel = "NAME",
+      description =
+          "single, brute, history, conservative, aggressive or adaptive (default: ${DEFAULT-VALUE}).")
+  String scheme;
+
+  @Option(
+      names = "--blocks",
+      defaultValue = "10",
+      paramLabel = "K",
+      description = "Block count k for conservative and aggressive (default: ${DEFAULT-VALUE}).")
+  int blocks;
+
+  @Option(
+      names = "--max-sources",
+      defaultValue = "8",
+      paramLabel = "N",
+      description = "Use at most N replicas (default: ${DEFAULT-VALUE}).")
+  int maxSources;
+
+  @Option(
+      names = "--connections-per-source",
+      defaultValue = "1",
+      paramLabel = "N",
+      description = "Connections to each replica, 1..16 (default: ${DEFAULT-VALUE}).")
+  int connections;
+
+  @Option(
+      names = "--checksum",
+      paramLabel = "ALGO:HEX",
+      description = "Expected whole-file digest (sha256, sha512, sha1, md5, adler32); repeatable.")
+  List<String> checksums = new ArrayList<>();
+
+  @Option(
+      names = "--rate",
+      paramLabel = "URL=RATE",
+      description =
+          "Predicted rate of a replica, e.g. http://a/f=80Mbit/s; repeatable."
+              + " Needed by --scheme history; seeds the adaptive scheme.")
+  List<String> rates = new ArrayList<>();
+
+  @Option(names = "--json", description = "Print the report as JSON.")
+  boolean json;
+
+  @Option(
+      names = "--trace",
+      paramLabel = "FILE",
+      description = "Write every request (replica, range, start, end) as CSV (.csv) or JSON lines.")
+  Path trace;
+
+  @Option(
+      names = "--plot",
+      paramLabel = "FILE.png",
+      description = "Draw a timeline of which replica delivered what, when.")
+  Path plot;
+
+  @Option(
+      names = "--journal",
+      paramLabel = "FILE",
+      description =
+          "Transfer journal (default: $BRAID_JOURNAL or ${XDG_DATA_HOME:-~/.local/share}/braid/journal.jsonl).")
+  Path journal;
+
+  @Option(names = "--no-journal", description = "Do not record the transfers in the journal.")
+  boolean noJournal;
+
+  @Option(names = "--no-resume", description = "Ignore an existing control file and start over.")
+  boolean noResume;
+
+  @Option(
+      names = "--stall-timeout",
+      defaultValue = "30",
+      paramLabel = "SECONDS",
+      description = "Abandon a request after this long without data (default: ${DEFAULT-VALUE}).")
+  double stallTimeout;
+
+  @Option(
+      names = "--connect-timeout",
+      defaultValue = "10",
+      paramLabel = "SECONDS",
+      description = "Time allowed to connect (default: ${DEFAULT-VALUE}).")
+  double connectTimeout;
+
+  @Option(
+      names = "--bearer-token-file",
+      paramLabel = "FILE",
+      description =
+          "Send the token in FILE as 'Authorization: Bearer' (or set BRAID_BEARER_TOKEN).")
+  Path tokenFile;
+
+  @Option(
+      names = "--client-cert",
+      paramLabel = "FILE.p12",
+      description =
+          "Client certificate and key (PKCS#12); password from BRAID_CLIENT_CERT_PASSWORD.")
+  Path clientCert;
+
+  @Option(
+      names = "--ca-bundle",
+      paramLabel = "FILE.pem",
+      description = "Trust these CA certificates instead of the system's.")
+  Path caBundle;
+
+  @Override
+  public Integer call() throws IOException {
+    boolean fromCatalog = source.fromCatalog(urls);
+    List<URI> uris = new ArrayList<>();
+    List<PredictedRate> predicted = new ArrayList<>();
+    List<Checksum> sums = new ArrayList<>();
+    PieceHashes pieces = null;
+    if (fromCatalog) {
+      pieces = fromCatalog(source.read(), uris, predicted, sums);
+    }
+    for (String u : urls) {
+      uris.add(Units.url(u));
+    }
+    for (String r : rates) {
+      int eq = r.lastIndexOf('=');
+      if (eq < 1) {
+        throw new IllegalArgumentException("--rate must look like URL=RATE: '" + r + "'");
+      }
+      URI u = Units.url(r.substring(0, eq));
+      if (!uris.contains(u)) {
+        throw new IllegalArgumentException("--rate names a URL that is not a source: " + u);
+      }
+      predicted.add(new PredictedRate(u, Units.rate(r.substring(eq + 1))));
+    }
+    Scheme s = Scheme.parse(scheme, blocks);
+    if (s.name().equals("history") && predicted.size() < Math.min(uris.size(), maxSources)) {
+      throw new IllegalArgumentException(
+          "--scheme history needs a --rate URL=RATE for every source");
+    }
+    for (String c : checksums) {
+      sums.add(Checksum.parse(c));
+    }
+    SourceOptions.Builder so =
+        SourceOptions.builder()
+            .connectionsPerSource(connections)
+            .stallTimeout(seconds(stallTimeout, "--stall-timeout"))
+            .connectTimeout(seconds(connectTimeout, "--connect-timeout"));
+    String token = System.getenv("BRAID_BEARER_TOKEN");
+    if (tokenFile != null) {
+      token = Files.readString(tokenFile).trim();
+    }
+    if (token != null && !token.isBlank()) {
+      so.bearerToken(token);
+    }
+    if (clientCert != null) {
+      so.clientCertificate(clientCert, System.getenv("BRAID_CLIENT_CERT_PASSWORD"));
+    }
+    if (caBundle != null) {
+      so.caBundle(caBundle);
+    }
+    Download.Builder b =
+        Download.builder()
+            .sources(uris)
+            .output(output)
+            .scheme(s)
+            .maxSources(maxSources)
+            .predictedRates(predicted)
+            .checksums(sums)
+            .pieces(pieces)
+            .sourceOptions(so.build())
+            .resume(!noResume)
+            .journal(noJournal ? null : journal != null ? journal : Download.defaultJournal());
+    ProgressBar bar = null;
+    if (System.console() != null && !json) {
+      bar = new ProgressBar(spec.commandLine().getErr());
+      b.progress(bar);
+    }
+    Download d = b.build();
+    CountDownLatch finished = new CountDownLatch(1);
+    Thread hook =
+        new Thread(
+            () -> {
+              d.cancel();
+              try {
+                finished.await(5, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+    Runtime.getRuntime().addShutdownHook(hook);
+    DownloadReport r;
+    try {
+      r = d.run();
+    } finally {
+      finished.countDown();
+      if (bar != null) {
+        bar.finish();
+      }
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // shutting down already
+      }
+    }
+    if (trace != null) {
+      Reports.writeTrace(r, trace);
+    }
+    if (plot != null) {
+      Reports.writePlot(r, plot);
+    }
+    var out = spec.commandLine().getOut();
+    out.print(json ? Reports.json(r) + System.lineSeparator() : Reports.text(r));
+    out.flush();
+    return 0;
+  }
+
+  /**
+   * Fills the sources, predicted rates and checksums from a catalog entry: the broker ranks the
+   * replicas (their information providers and this client's journal) and plans the co-allocation
+   * set with each replica's predicted rate; the catalog's hashes become checksums.
+   */
+  /** Fills in replicas, rates and whole-file hashes; returns the piece hashes, or null. */
+  private PieceHashes fromCatalog(
+      CatalogInput in, List<URI> uris, List<PredictedRate> predicted, List<Checksum> sums) {
+    var err = spec.commandLine().getErr();
+    for (var h : in.file().hashes().entrySet()) {
+      try {
+        sums.add(new Checksum(h.getKey(), h.getValue()));
+      } catch (IllegalArgumentException e) {
+        err.println(
+            "braid: not verifying the catalog's " + h.getKey() + " hash: " + e.getMessage());
+      }
+    }
+    PieceHashes pieces = null;
+    var p = in.file().pieces();
+    if (p != null) {
+      try {
+        pieces = new PieceHashes(p.type(), p.length(), p.hashes());
+      } catch (IllegalArgumentException e) {
+        err.println(
+            "braid: not verifying the catalog's " + p.type() + " piece hashes: " + e.getMessage());
+      }
+    }
+    if (discoveryTimeout == 0) {
+      for (var r : in.file().replicas()) {
+        uris.add(r.uri());
+      }
+      return pieces;
+    }
+    if (!(discoveryTimeout > 0) || discoveryTimeout > 3600) {
+      throw new IllegalArgumentException(
+          "--discovery-timeout must be in [0, 3600] seconds: " + discoveryTimeout);
+    }
+    org.braid.broker.Request request =
+        org.braid.broker.Request.builder(in.file()).requirements(requirements).build();
+    try (org.braid.broker.Broker broker =
+        org.braid.broker.Broker.builder()
+            .timeout(Duration.ofMillis(Math.max(1, (long) (discoveryTimeout * 1000))))
+            .providerPort(providerPort)
+            .providers(in.providers())
+            .maxSources(maxSources)
+            .journal(noJournal ? null : journal != null ? journal : Download.defaultJournal())
+            .build()) {
+      org.braid.broker.Plan plan = broker.plan(request);
+      uris.addAll(BrokerPlans.sources(plan));
+      predicted.addAll(BrokerPlans.rates(plan));
+      if (uris.isEmpty()) {
+        StringBuilder why = new StringBuilder("no replica of " + in.file().name() + " is usable");
+        for (var r : plan.ranking()) {
+          if (!r.matched()) {
+            why.append("; ").append(r.replica().uri()).append(": ").append(r.reason());
+          }
+        }
+        throw new IllegalArgumentException(why.toString());
+      }
+    }
+    return pieces;
+  }
+
+  static Duration seconds(double s, String option) {
+    if (!(s > 0) || s > 1e6) {
+      throw new IllegalArgumentException(option + " must be a positive number of seconds: " + s);
+    }
+    return Duration.ofNanos((long) (s * 1e9));
+  }
+}

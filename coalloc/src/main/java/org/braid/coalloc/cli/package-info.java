@@ -1,2 +1,0 @@
-/** The {@code braid} command line: one class per subcommand, all thin layers over the modules. */
-package org.braid.coalloc.cli;

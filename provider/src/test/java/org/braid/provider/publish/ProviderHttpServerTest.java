@@ -1,0 +1,289 @@
+package org.braid.provider.publish;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.braid.infoprovider.TestLines;
+import org.braid.infoprovider.logs.LogFormat;
+import org.braid.infoprovider.stats.ForecastInputs;
+import org.braid.infoprovider.stats.StatsAccumulator;
+import org.braid.infoprovider.store.Point;
+import org.braid.infoprovider.wire.StatsJson;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class ProviderHttpServerTest {
+
+  static ProviderHttpServer server;
+  static Snapshot snap;
+  static final HttpClient CLIENT = HttpClient.newHttpClient();
+
+  @BeforeAll
+  static void start() throws Exception {
+    StatsAccumulator acc = new StatsAccumulator();
+    for (int i = 0; i < 20; i++) {
+      acc.add(
+          LogFormat.GRIDFTP
+              .parser()
+              .parse(TestLines.gridftp(i * 60, "10.0.0.1", 1_000_000 + i, 100 + i, "RETR")));
+    }
+    acc.add(
+        LogFormat.GRIDFTP
+            .parser()
+            .parse(TestLines.gridftp(5000, "10.0.0.2", 100_000_000, 2000, "STOR")));
+    snap =
+        new Snapshot(
+            TestLines.NOW,
+            "gridftp.example.org",
+            "gsiftp://gridftp.example.org:2811",
+            acc.result(ForecastInputs.univariate(TestLines.NOW)),
+            Map.of("/var/log/x.log", Map.of("binary data", 3L)),
+            Map.of("/var/log/x.log", false),
+            Map.of("disk/sda/util", new Point(TestLines.NOW, 12.5)),
+            Map.of());
+    SeriesSource series =
+        new SeriesSource() {
+          @Override
+          public List<String> names() {
+            return List.of("disk/sda/util");
+          }
+
+          @Override
+          public List<Point> points(String name) {
+            return name.equals("disk/sda/util")
+                ? List.of(new Point(Instant.parse("2026-11-22T11:55:00Z"), 12.5))
+                : List.of();
+          }
+        };
+    server =
+        ProviderHttpServer.start(
+            InetAddress.getLoopbackAddress(), 0, () -> snap, series, HttpLimits.DEFAULT);
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  static HttpResponse<String> get(String path, String accept) throws Exception {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path));
+    if (accept != null) {
+      b.header("Accept", accept);
+    }
+    return CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void healthz_ok() throws Exception {
+    HttpResponse<String> r = get("/healthz", null);
+    assertEquals(200, r.statusCode());
+    assertEquals("ok\n", r.body());
+  }
+
+  @Test
+  void stats_filters_returnMatchingGroupsOnly() throws Exception {
+    HttpResponse<String> r = get("/v1/stats?peer=10.0.0.1&operation=read&sizeClass=10M", null);
+    assertEquals(200, r.statusCode());
+    JsonNode o = StatsJson.MAPPER.readTree(r.body());
+    assertEquals(3, o.get("rejectedLines").asLong());
+    JsonNode s = o.get("stats");
+    assertEquals(1, s.size());
+    assertEquals(20, s.get(0).get("count").asLong());
+    assertEquals("ok", s.get(0).get("forecast").get("status").asText());
+    assertEquals(4, StatsJson.MAPPER.readTree(get("/v1/stats", null).body()).get("stats").size());
+  }
+
+  @Test
+  void stats_badFilter_is400WithReason() throws Exception {
+    HttpResponse<String> r = get("/v1/stats?operation=delete", null);
+    assertEquals(400, r.statusCode());
+    assertEquals("operation must be read or write: delete\n", r.body());
+    assertEquals(400, get("/v1/stats?colour=red", null).statusCode());
+  }
+
+  @Test
+  void ads_classAdTextByDefault_jsonWhenAccepted() throws Exception {
+    HttpResponse<String> text = get("/v1/ads", null);
+    assertEquals(200, text.statusCode());
+    assertTrue(
+        text.body().startsWith("[\n  MyType = \"Storage\";\n  hostname = \"gridftp.example.org\";"),
+        text.body());
+    assertTrue(text.body().contains("  AvgRDBandwidth10M = "), text.body());
+    assertTrue(text.body().contains("  PredRDBandwidth = "), text.body());
+    assertTrue(text.body().contains("  AvgWRBandwidth100M = "), text.body());
+    HttpResponse<String> json = get("/v1/ads?peer=10.0.0.1", "application/json");
+    JsonNode a = StatsJson.MAPPER.readTree(json.body());
+    assertEquals(1, a.size());
+    assertEquals(snap.stats().get(0).meanBandwidth(), a.get(0).get("AvgRDBandwidth").asDouble(), 0);
+  }
+
+  @Test
+  void metricsAndSeries() throws Exception {
+    HttpResponse<String> m = get("/metrics", null);
+    assertEquals(200, m.statusCode());
+    assertTrue(
+        m.headers().firstValue("Content-Type").get().startsWith("text/plain; version=0.0.4"));
+    assertTrue(
+        m.body()
+            .contains(
+                "braid_provider_transfers{volume=\"/data\",peer=\"10.0.0.1\",operation=\"read\",size_class=\"10M\"} 20\n"),
+        m.body());
+    assertTrue(
+        m.body()
+            .contains(
+                "braid_provider_rejected_lines{log=\"/var/log/x.log\",reason=\"binary data\"} 3\n"));
+    JsonNode s = StatsJson.MAPPER.readTree(get("/v1/series/disk%2Fsda%2Futil", null).body());
+    assertEquals(12.5, s.get("points").get(0).get("value").asDouble());
+    assertEquals(200, get("/v1/series/disk/sda/util", null).statusCode());
+    assertEquals(404, get("/v1/series/nope", null).statusCode());
+    assertEquals(404, get("/v1/series/disk+sda", null).statusCode());
+    assertEquals("[\"disk/sda/util\"]\n", get("/v1/series", null).body());
+  }
+
+  @Test
+  void unknownPath_is404() throws Exception {
+    assertEquals(404, get("/v2/anything", null).statusCode());
+  }
+
+  @Test
+  void post_is405WithAllow() throws Exception {
+    HttpResponse<String> r =
+        CLIENT.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/v1/stats"))
+                .POST(HttpRequest.BodyPublishers.ofString("x"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertEquals(405, r.statusCode());
+    assertEquals("GET, HEAD", r.headers().firstValue("Allow").get());
+  }
+
+  @Test
+  void head_hasNoBody() throws Exception {
+    String raw = raw("HEAD /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    assertTrue(raw.startsWith("HTTP/1.1 200"), raw);
+    assertTrue(raw.endsWith("\r\n\r\n"), raw);
+  }
+
+  @Test
+  void longUri_is414() throws Exception {
+    String raw = raw("GET /v1/stats?peer=" + "a".repeat(5000) + " HTTP/1.1\r\nHost: x\r\n\r\n");
+    assertTrue(raw.startsWith("HTTP/1.1 414"), raw);
+  }
+
+  @Test
+  void hugeRequestLine_is431NotADroppedConnection() throws Exception {
+    String raw = raw("GET /" + "a".repeat(200_000) + " HTTP/1.1\r\nHost: x\r\n\r\n");
+    assertTrue(raw.startsWith("HTTP/1.1 431"), raw);
+  }
+
+  @Test
+  void tooManyHeaders_is431() throws Exception {
+    StringBuilder sb = new StringBuilder("GET /healthz HTTP/1.1\r\nHost: x\r\n");
+    for (int i = 0; i < 60; i++) {
+      sb.append("X-H").append(i).append(": v\r\n");
+    }
+    assertTrue(raw(sb.append("\r\n").toString()).startsWith("HTTP/1.1 431"));
+    String big = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + "b".repeat(9000) + "\r\n\r\n";
+    assertTrue(raw(big).startsWith("HTTP/1.1 431"));
+  }
+
+  @Test
+  void garbage_is400() throws Exception {
+    String raw = raw("\u0001\u0002 garbage\r\n\r\n");
+    assertTrue(raw.startsWith("HTTP/1.1 400"), raw);
+  }
+
+  @Test
+  void connectionsBeyondTheLimit_get503AndFreeTheirSlot() throws Exception {
+    try (ProviderHttpServer small =
+            ProviderHttpServer.start(
+                InetAddress.getLoopbackAddress(),
+                0,
+                () -> snap,
+                new SeriesSource() {
+                  @Override
+                  public List<String> names() {
+                    return List.of();
+                  }
+
+                  @Override
+                  public List<Point> points(String name) {
+                    return List.of();
+                  }
+                },
+                new HttpLimits(2048, 8192, 50, 2));
+        Socket b = new Socket(InetAddress.getLoopbackAddress(), small.port())) {
+      Socket a = new Socket(InetAddress.getLoopbackAddress(), small.port());
+      String ok = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+      a.getOutputStream().write(ok.getBytes(StandardCharsets.US_ASCII));
+      b.getOutputStream().write(ok.getBytes(StandardCharsets.US_ASCII));
+      assertTrue(
+          new String(a.getInputStream().readNBytes(12), StandardCharsets.US_ASCII)
+              .equals("HTTP/1.1 200"));
+      assertTrue(
+          new String(b.getInputStream().readNBytes(12), StandardCharsets.US_ASCII)
+              .equals("HTTP/1.1 200"));
+      try (Socket c = new Socket(InetAddress.getLoopbackAddress(), small.port())) {
+        c.getOutputStream().write(ok.getBytes(StandardCharsets.US_ASCII));
+        String third = new String(c.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+        assertTrue(third.startsWith("HTTP/1.1 503"), third);
+        assertTrue(third.contains("too many connections (limit 2); try again"), third);
+      }
+      a.shutdownOutput(); // the server sees end of stream and closes its side
+      a.getInputStream().readAllBytes();
+      a.close();
+      // The closed connection's slot is free again (the server notices the close first).
+      String again = "";
+      for (int i = 0; i < 100 && !again.startsWith("HTTP/1.1 200"); i++) {
+        Thread.sleep(20); // the server's worker sees the closed socket asynchronously
+        try (Socket d = new Socket(InetAddress.getLoopbackAddress(), small.port())) {
+          d.getOutputStream()
+              .write(
+                  "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                      .getBytes(StandardCharsets.US_ASCII));
+          again = new String(d.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+        }
+      }
+      assertTrue(again.startsWith("HTTP/1.1 200"), again);
+    }
+  }
+
+  /** Sends raw bytes and reads the whole answer (the server closes after errors). */
+  static String raw(String request) throws IOException {
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+      s.setSoTimeout(10_000);
+      OutputStream out = s.getOutputStream();
+      try {
+        out.write(request.getBytes(StandardCharsets.ISO_8859_1));
+        out.flush();
+        s.shutdownOutput();
+      } catch (IOException e) {
+        // The server may answer and close before reading everything.
+      }
+      InputStream in = s.getInputStream();
+      byte[] buf = in.readNBytes(64 * 1024);
+      String text = new String(buf, StandardCharsets.ISO_8859_1);
+      int end = text.indexOf("\r\n\r\n");
+      if (text.startsWith("HTTP/1.1 200") && request.startsWith("HEAD")) {
+        return text.substring(0, end + 4);
+      }
+      return text;
+    }
+  }
+}
