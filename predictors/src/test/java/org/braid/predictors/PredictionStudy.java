@@ -132,7 +132,7 @@ public final class PredictionStudy {
   }
 
   /** The name of the default rule run on one size class's transfers alone. */
-  static final String DEFAULT_CLASS_ONLY = "default (class log only)";
+  static final String DEFAULT_CLASS_ONLY = "default/class";
 
   /**
    * Scores every predictor on every mirror and size class with more than the training set. Paper
