@@ -129,7 +129,7 @@ public final class Evaluation {
     for (Predictor p : Predictors.figure4()) {
       names.add(PredictorName.parse(p.name()));
     }
-    names.add(PredictorName.parse("NWS"));
+    names.add(PredictorName.parse(Predictors.nws().name()));
     names.add(PredictorName.parse(Forecaster.DEFAULT_NAME));
     if (!probes.isEmpty()) {
       for (Multivariate m : Multivariate.table1()) {

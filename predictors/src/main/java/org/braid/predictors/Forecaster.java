@@ -24,10 +24,10 @@ import java.util.Objects;
 public final class Forecaster {
 
   /** The name of Braid's default univariate rule. */
-  public static final String DEFAULT_NAME = "default";
+  public static final String DEFAULT_NAME = PredictorName.render(PredictorName.Family.DEFAULT);
 
   /** The name of the rule the provider publishes (the default model of a forecaster). */
-  public static final String PUBLISHED_NAME = "published";
+  public static final String PUBLISHED_NAME = PredictorName.render(PredictorName.Family.PUBLISHED);
 
   private final PredictorName model;
   private final Predictor fixed;

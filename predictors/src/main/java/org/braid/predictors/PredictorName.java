@@ -289,9 +289,9 @@ public final class PredictorName {
     for (Predictor p : Predictors.defaultCandidates()) {
       out.add(parse(p.name()));
     }
-    out.add(parse("NWS"));
-    out.add(parse("default"));
-    out.add(parse("published"));
+    for (Family f : List.of(Family.NWS, Family.DEFAULT, Family.PUBLISHED)) {
+      out.add(of(f, List.of()));
+    }
     for (Multivariate m : Multivariate.table1()) {
       out.add(parse(m.name()));
     }
