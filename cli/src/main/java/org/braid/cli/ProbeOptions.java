@@ -27,7 +27,7 @@ final class ProbeOptions {
   @Option(
       names = "--disk",
       paramLabel = "FILE",
-      description = "Disk load series of the server (utilisation % or MB/s), same formats.")
+      description = "Disk load series of the server (utilisation %% or MB/s), same formats.")
   Path disk;
 
   /** Reads the probe series given; absent ones are empty. */
