@@ -6,15 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.braid.cli.mirror.Mirror;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,6 +39,9 @@ class TarballInstallTest {
       Pattern.compile(
           "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}(Z|[+-]\\d\\d:\\d\\d)"
               + " (TRACE|DEBUG|INFO |WARN |ERROR) [\\w.$]+ - .*");
+
+  /** HttpClient 5's wire log: every byte on every connection. */
+  static final String WIRE_LOGGER = "org.apache.hc.client5.http.wire";
 
   @TempDir Path tmp;
   private Path home;
@@ -168,5 +174,46 @@ class TarballInstallTest {
     assertEquals(0, p.exitValue(), err);
     assertTrue(out.startsWith("braid "), out);
     assertEquals("", err);
+  }
+
+  @Test
+  void get_debugLogHasNoWireLines_unlessBraidLogWireAsksForThem() throws Exception {
+    Path file = tmp.resolve("f.bin");
+    byte[] data = new byte[2_000_000];
+    new Random(19).nextBytes(data);
+    Files.write(file, data);
+    try (Mirror m = Mirror.builder(file).start()) {
+      String debug = get(m.uri(), Map.of("BRAID_LOG", "debug"));
+      assertLogLines(debug, "DEBUG org.braid.coalloc.");
+      assertFalse(debug.contains(WIRE_LOGGER), debug);
+      String wire = get(m.uri(), Map.of("BRAID_LOG", "info", "BRAID_LOG_WIRE", "1"));
+      assertLogLines(wire, "DEBUG " + WIRE_LOGGER + " - http-outgoing-");
+    }
+  }
+
+  /** Runs the installed braid get of {@code uri} with {@code env}; returns its stderr. */
+  private String get(URI uri, Map<String, String> env) throws Exception {
+    Path out = tmp.resolve("out-" + env.size() + ".bin");
+    ProcessBuilder pb =
+        new ProcessBuilder(
+            Install.readOnly(
+                home,
+                List.of(
+                    home.resolve("bin/braid").toString(),
+                    "get",
+                    "--no-journal",
+                    "-o",
+                    out.toString(),
+                    uri.toString())));
+    pb.environment().putAll(env);
+    pb.environment().put("BRAID_CDS", "0");
+    pb.redirectOutput(tmp.resolve("get.out").toFile());
+    pb.redirectError(tmp.resolve("get.err").toFile());
+    Process p = pb.start();
+    assertTrue(p.waitFor(2, TimeUnit.MINUTES));
+    String err = Files.readString(tmp.resolve("get.err"));
+    assertEquals(0, p.exitValue(), err);
+    assertEquals(Files.size(tmp.resolve("f.bin")), Files.size(out));
+    return err;
   }
 }

@@ -44,7 +44,7 @@ public final class LogLineLayout extends LayoutBase<ILoggingEvent> {
     b.append(CoreConstants.LINE_SEPARATOR);
     IThrowableProxy thrown = event.getThrowableProxy();
     if (thrown != null) {
-      b.append(ThrowableProxyUtil.asString(thrown)).append(CoreConstants.LINE_SEPARATOR);
+      b.append(ThrowableProxyUtil.asString(thrown)); // ends with a line separator
     }
     return b.toString();
   }
