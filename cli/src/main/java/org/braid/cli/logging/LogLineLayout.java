@@ -15,20 +15,30 @@ import java.util.TimeZone;
  * many of them generated at run time) would add a good part of a second to a cold start without
  * class-data sharing.
  *
- * <p>Thread-safe: holds only the time zone.
+ * <p>The default time zone is looked up at the first line, not before: reading the time-zone
+ * database costs a few milliseconds that a run which logs nothing need not spend.
+ *
+ * <p>Thread-safe.
  */
 public final class LogLineLayout extends LayoutBase<ILoggingEvent> {
 
-  private final TimeZone zone;
+  private volatile TimeZone zone;
 
-  /** A layout in the default time zone ({@code TZ}, else the system's). */
-  public LogLineLayout() {
-    this(TimeZone.getDefault());
-  }
+  /** A layout in the default time zone ({@code TZ}, else the system's) at its first line. */
+  public LogLineLayout() {}
 
   /** A layout in {@code zone}. */
   public LogLineLayout(TimeZone zone) {
     this.zone = (TimeZone) zone.clone();
+  }
+
+  private TimeZone zone() {
+    TimeZone z = zone;
+    if (z == null) {
+      z = TimeZone.getDefault(); // a copy; racing threads get equal ones
+      zone = z;
+    }
+    return z;
   }
 
   @Override
@@ -51,7 +61,7 @@ public final class LogLineLayout extends LayoutBase<ILoggingEvent> {
 
   /** Appends yyyy-MM-dd'T'HH:mm:ss.SSSXXX. */
   private void appendTime(StringBuilder b, long epochMilli) {
-    ZoneOffset offset = ZoneOffset.ofTotalSeconds(zone.getOffset(epochMilli) / 1000);
+    ZoneOffset offset = ZoneOffset.ofTotalSeconds(zone().getOffset(epochMilli) / 1000);
     LocalDateTime t =
         LocalDateTime.ofEpochSecond(
             Math.floorDiv(epochMilli, 1000L),
