@@ -27,7 +27,7 @@ import picocli.CommandLine.Command;
       "  BRAID_LOG_WIRE=1   also log every byte HttpClient sends and receives (huge)",
       "  BRAID_LOG_CONFIG   a logback configuration file to use instead (the provider",
       "                     service uses /etc/braid/logback.xml)",
-      "  BRAID_CDS=0        no class-data archive (kept in $${XDG_CACHE_HOME:-~/.cache}/braid)",
+      "  BRAID_CDS=0        no class-data archive (kept in ~/.cache/braid)",
       "  BRAID_JAVA_OPTS    more JVM options",
       "See docs/download.md (Troubleshooting) and docs/provider.md."
     })
