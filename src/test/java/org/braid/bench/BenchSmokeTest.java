@@ -18,20 +18,23 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runs {@code src/test/bench/bench.sh --smoke}: two mirror namespaces behind 40 Mbit/s tbf links, a
- * 5 MB file fetched with curl from one mirror and with {@code braid get} from both. Needs root and
- * iproute2; under CI=true it fails when it cannot create namespaces, elsewhere it skips.
+ * Runs {@code src/test/bench/bench.sh --smoke}: two mirror namespaces behind 40 Mbit/s tbf links,
+ * each 20 ms away (the delay line of {@code src/test/bench/delayline}), a 5 MB file fetched with
+ * curl from one mirror and with {@code braid get} from both. Needs root, iproute2, iptables, gcc
+ * and libnetfilter-queue-dev; under CI=true it fails when one is missing, elsewhere it skips.
  */
 class BenchSmokeTest {
   private static final Path REPO = Path.of("../..").toAbsolutePath().normalize();
   private static final Path BENCH = REPO.resolve("src/test/bench/bench.sh");
   private static final Path JAR = REPO.resolve("cli/target/braid.jar");
+  private static final Path NFQ_HEADER =
+      Path.of("/usr/include/libnetfilter_queue/libnetfilter_queue.h");
 
   @TempDir Path dir;
 
   @Test
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
-  void smoke_twoShapedMirrors_bothContendersVerifiedAndShaped() throws Exception {
+  void smoke_twoShapedDistantMirrors_bothContendersVerifiedShapedAndDelayed() throws Exception {
     requireEnvironment();
     Path out = dir.resolve("results");
     try {
@@ -70,6 +73,11 @@ class BenchSmokeTest {
                 + bound
                 + ": tc not shaping?");
       }
+      // Both runs were at 20 ms from both mirrors (rtt_ms, after the 16 columns of issue 7).
+      for (String[] f : runs.values()) {
+        assertEquals("20/20", f[16], f[3] + " round-trip times");
+      }
+      assertRoundTrips(out.resolve("rtt-check.csv"));
       // curl uses one 40 Mbit/s link: at most half the bound.
       String[] curl = runs.get("curl");
       assertTrue(
@@ -85,6 +93,23 @@ class BenchSmokeTest {
     }
   }
 
+  /**
+   * The delay line adds the configured 20 ms: curl's connect time (one round trip) is at least 20
+   * ms, where the bare veth pair takes well under 1 ms, and not absurdly more (a loaded 2-core
+   * machine wakes processes late by a few ms at times).
+   */
+  private static void assertRoundTrips(Path checks) throws IOException {
+    List<String> lines = Files.readAllLines(checks);
+    assertEquals(3, lines.size(), "header and one check per mirror:\n" + String.join("\n", lines));
+    for (String line : lines.subList(1, lines.size())) {
+      String[] f = line.split(",", -1);
+      assertEquals("20", f[3], "configured delay: " + line);
+      double ms = Double.parseDouble(f[4]);
+      assertTrue(
+          ms >= 19.9 && ms < 60, "curl connect time " + ms + " ms, configured 20 ms: " + line);
+    }
+  }
+
   private String log() throws IOException {
     return Files.readString(dir.resolve("bench.log"));
   }
@@ -96,7 +121,10 @@ class BenchSmokeTest {
     return s.lines().filter(l -> l.startsWith("braidb-")).collect(Collectors.joining(", "));
   }
 
-  /** Root, iproute2 able to create a namespace, curl, jq, openssl, and the built braid.jar. */
+  /**
+   * Root, iproute2 able to create a namespace, curl, jq, openssl, nginx, the delay line's build and
+   * run tools (gcc, libnetfilter-queue-dev, iptables), and the built braid.jar.
+   */
   private static void requireEnvironment() throws Exception {
     String missing = null;
     if (!"root".equals(System.getProperty("user.name"))) {
@@ -104,11 +132,15 @@ class BenchSmokeTest {
     } else if (!Files.isRegularFile(JAR)) {
       missing = "needs " + JAR + " (./mvnw -B -q -pl cli -am package)";
     } else {
-      for (String tool : List.of("ip", "tc", "curl", "jq", "openssl", "/usr/sbin/nginx")) {
+      for (String tool :
+          List.of("ip", "tc", "curl", "jq", "openssl", "/usr/sbin/nginx", "gcc", "iptables")) {
         if (!onPath(tool)) {
           missing = "needs " + tool + " (run .ci/install)";
           break;
         }
+      }
+      if (missing == null && !Files.isRegularFile(NFQ_HEADER)) {
+        missing = "needs libnetfilter-queue-dev for the delay line (run .ci/install)";
       }
       if (missing == null && !canCreateNamespace()) {
         missing = "cannot create a network namespace (ip netns add failed)";

@@ -47,6 +47,16 @@ final class Nginx implements AutoCloseable {
 
   /** Starts mirrors serving {@code root}, one per rate (e.g. "4m" bytes/s; "0" unlimited). */
   static Nginx start(Path root, Path prefix, List<String> rates) throws Exception {
+    return start(root, prefix, rates, /* braidLogs= */ false);
+  }
+
+  /**
+   * Starts mirrors as {@link #start(Path, Path, List)} does; with {@code braidLogs} each mirror
+   * also writes its own access log in the provider's braid format (docs/provider-nginx.conf,
+   * included as it is), {@link #braidLog}.
+   */
+  static Nginx start(Path root, Path prefix, List<String> rates, boolean braidLogs)
+      throws Exception {
     Path bin = binary();
     Files.createDirectories(prefix.resolve("tmp"));
     List<Integer> ports = new ArrayList<>();
@@ -58,6 +68,14 @@ final class Nginx implements AutoCloseable {
           .append("  server {\n    listen 127.0.0.1:")
           .append(port)
           .append(";\n")
+          .append(
+              braidLogs
+                  ? "    access_log "
+                      + prefix.resolve("access.log")
+                      + ";\n    access_log "
+                      + prefix.resolve("braid-" + port + ".log")
+                      + " braid;\n"
+                  : "")
           .append("    root ")
           .append(root.toAbsolutePath())
           .append(";\n")
@@ -77,6 +95,7 @@ final class Nginx implements AutoCloseable {
             + ";\n"
             + "events { worker_connections 256; }\n"
             + "http {\n"
+            + (braidLogs ? "  include " + LOG_FORMAT + ";\n" : "")
             + "  access_log "
             + prefix.resolve("access.log")
             + ";\n"
@@ -131,6 +150,20 @@ final class Nginx implements AutoCloseable {
       }
     }
     return n;
+  }
+
+  /** The provider's log format for nginx, as docs/provider.md tells admins to include it. */
+  private static final Path LOG_FORMAT =
+      Path.of("..", "..", "docs", "provider-nginx.conf").toAbsolutePath().normalize();
+
+  /** The port of a mirror. */
+  int port(int mirror) {
+    return ports.get(mirror);
+  }
+
+  /** A mirror's access log in the braid format (when started with braid logs). */
+  Path braidLog(int mirror) {
+    return prefix.resolve("braid-" + ports.get(mirror) + ".log");
   }
 
   URI uri(int mirror, String name) {

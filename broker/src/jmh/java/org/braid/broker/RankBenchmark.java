@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.braid.broker.catalog.Replica;
@@ -89,7 +90,9 @@ public class RankBenchmark {
   public int buildAdsOnly() {
     int n = 0;
     for (Replica r : request.replicas()) {
-      n += AdBuilder.build(r, null, ads.get(r), null, "none", 0).size();
+      ProviderAdChoice choice =
+          new ProviderAdChoice(ads.get(r), ProviderAdChoice.Scope.NAMED, Set.of());
+      n += AdBuilder.build(r, null, choice, null, "none", 0).size();
     }
     return n;
   }

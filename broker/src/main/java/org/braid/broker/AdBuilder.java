@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import org.braid.broker.catalog.Replica;
 import org.braid.infoprovider.SizeClass;
 import org.braid.infoprovider.wire.AdAttributes;
@@ -16,13 +17,14 @@ import org.braid.predictors.Forecast;
 /**
  * Builds the storage ad of one replica (paper 003, section 2.3) from what its provider published,
  * this client's history, and the replica itself. Every attribute of the provider's chosen ad is
- * carried over (its bandwidth statistics and forecasts, {@code volume}, and the volume's {@code
- * AvailableSpace} and {@code TotalSpace} in bytes), except those the broker sets itself.
+ * carried over (its bandwidth statistics and forecasts, {@code volume}, its endpoint, and the
+ * volume's {@code AvailableSpace} and {@code TotalSpace} in bytes), except those the broker sets
+ * itself. The provider ad is chosen by {@link ProviderAdChoice}.
  */
 final class AdBuilder {
 
   /** Attributes of the provider's ad that the broker sets itself. */
-  private static final Set<String> OWN = new java.util.TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+  private static final Set<String> OWN = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
 
   static {
     OWN.addAll(
@@ -30,54 +32,13 @@ final class AdBuilder {
             AdAttributes.MY_TYPE, AdAttributes.HOSTNAME, AdAttributes.URL, "Requirements", "Rank"));
   }
 
-  private AdBuilder() {}
-
-  /** The volume space attributes a provider publishes per volume (bytes). */
-  static final List<String> SPACE = List.of(AdAttributes.AVAILABLE_SPACE, AdAttributes.TOTAL_SPACE);
-
   /**
-   * The chosen provider ad: the client's own peer if published, else the best-sampled one; with the
-   * volume's {@link #SPACE} attributes taken from another ad of the same volume when the chosen one
-   * lacks them (a provider publishes them in every ad of a volume, and in an ad of its own for a
-   * volume without transfers).
+   * How the provider ad relates to the replica: {@code endpoint}, {@code named-provider} or {@code
+   * host} ({@link ProviderAdChoice.Scope}); undefined without a provider ad.
    */
-  static Map<String, Object> pick(List<Map<String, Object>> ads, String clientPeer) {
-    Map<String, Object> best = null;
-    long bestCount = -1;
-    for (Map<String, Object> ad : ads) {
-      if (clientPeer != null && clientPeer.equals(ad.get(AdAttributes.PEER))) {
-        best = ad;
-        break;
-      }
-      String transfers = AdAttributes.transfers(READ, SizeClass.ALL);
-      long n = ad.get(transfers) instanceof Long ? (Long) ad.get(transfers) : 0;
-      if (n > bestCount) {
-        best = ad;
-        bestCount = n;
-      }
-    }
-    return best == null ? null : withSpace(best, ads);
-  }
+  static final String STATISTICS_SCOPE = "StatisticsScope";
 
-  private static Map<String, Object> withSpace(
-      Map<String, Object> ad, List<Map<String, Object>> ads) {
-    if (ad.containsKey(SPACE.get(0)) || ad.get(AdAttributes.VOLUME) == null) {
-      return ad;
-    }
-    for (Map<String, Object> other : ads) {
-      if (ad.get(AdAttributes.VOLUME).equals(other.get(AdAttributes.VOLUME))
-          && other.get(SPACE.get(0)) instanceof Long) {
-        Map<String, Object> out = new java.util.LinkedHashMap<>(ad);
-        for (String k : SPACE) {
-          if (other.get(k) instanceof Long) {
-            out.put(k, other.get(k));
-          }
-        }
-        return out;
-      }
-    }
-    return ad;
-  }
+  private AdBuilder() {}
 
   /**
    * The provider's forecast for the size class, else its overall one, else its average; or null.
@@ -115,13 +76,23 @@ final class AdBuilder {
     return d == null ? 0 : d;
   }
 
+  /**
+   * The storage ad of a replica.
+   *
+   * @param answer its provider's answer, or null when it has no provider
+   * @param choice the provider ad chosen for it
+   * @param f the forecast, or null
+   * @param source where the forecast came from ({@link RankedReplica#forecastSource()})
+   * @param historyFlows this client's flows with the replica's endpoint
+   */
   static ClassAd build(
       Replica r,
       ProviderAnswer answer,
-      Map<String, Object> provAd,
+      ProviderAdChoice choice,
       Forecast f,
       String source,
       int historyFlows) {
+    Map<String, Object> provAd = choice.ad();
     ClassAd.Builder b = ClassAd.builder();
     b.set(AdAttributes.MY_TYPE, AdAttributes.STORAGE);
     b.set("hostname", r.host());
@@ -142,6 +113,7 @@ final class AdBuilder {
       }
     }
     if (provAd != null) {
+      b.set(STATISTICS_SCOPE, choice.scope().label());
       for (Map.Entry<String, Object> e : provAd.entrySet()) {
         String k = e.getKey();
         if (OWN.contains(k)) {

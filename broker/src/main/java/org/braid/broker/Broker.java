@@ -3,9 +3,7 @@ package org.braid.broker;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -16,20 +14,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Collectors;
 import org.braid.broker.catalog.Replica;
 import org.braid.broker.graph.MinMin;
-import org.braid.broker.graph.PlatformGraph;
-import org.braid.broker.graph.SharedBottlenecks;
-import org.braid.infoprovider.SizeClass;
 import org.braid.infoprovider.wire.ProviderApi;
-import org.braid.matchmaking.ClassAd;
 import org.braid.matchmaking.Matchmaker;
-import org.braid.predictors.Forecast;
 import org.braid.predictors.Forecaster;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The replica broker (paper 003, sections 2 and 4): finds each replica's information provider,
@@ -46,65 +35,27 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * <p>Forecasts come, in this order, from this client's own journal (it predicts best), the
- * provider's forecast for the size class, or the provider's average for the size class. A provider
- * that is silent, slow or answers garbage costs at most the timeout and leaves its replica rankable
- * with undefined attributes and a {@link RankedReplica#discovery()} note.
+ * provider's forecast for the size class, or the provider's average for the size class. Each
+ * replica gets the statistics of its own endpoint (scheme, host, port, path prefix), never those of
+ * another door of its host; host-level data is used only when nothing else exists, flagged and with
+ * its error widened (see {@link RankedReplica#forecastSource()}). A provider that is silent, slow
+ * or answers garbage costs at most the timeout and leaves its replica rankable with undefined
+ * attributes and a {@link RankedReplica#discovery()} note.
+ *
+ * <p>The parts: {@link ProviderRoutes} (which provider), {@link Discovery} (what it publishes),
+ * {@link AdFactory} (each replica's ad and forecast), {@link Ranker} (matching), {@link Planner}
+ * (co-allocation and batches).
  *
  * <p>Thread-safe. Close it to release the HTTP client.
  */
 public final class Broker implements AutoCloseable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
-  private static final AtomicLong IDS = new AtomicLong();
-
-  /** The client's vertex in the platform graph (a space cannot occur in a host name). */
-  static final String CLIENT = " client";
-
-  /** The client's access link's vertex, when its capacity is set. */
-  static final String ACCESS = " access";
-
-  private final Discovery discovery;
-  private final ClientHistory history;
-  private final InstantSource clock;
-  private final Map<String, URI> providers;
-  private final boolean conventional;
-  private final int providerPort;
-  private final String clientPeer;
-  private final Map<String, Declared> bottlenecks;
-  private final boolean learnBottlenecks;
-  private final double fraction;
-  private final int maxSources;
-  private final double clientCapacity;
-
-  private record Declared(double capacity, Set<String> hosts) {}
-
-  /** Storage ads built from cached provider answers, reused while the answer is the same object. */
-  private static final int MAX_CACHED_ADS = 20_000;
-
-  /** The most recent journal flows that bottleneck learning looks at. */
-  private static final int MAX_LEARN_FLOWS = 50_000;
-
-  /** Shared bottlenecks learned from the journal version {@code learnedStamp} (guarded by this). */
-  private Object learnedStamp;
-
-  private List<SharedBottlenecks.Group> learnedGroups = List.of();
-
-  private record AdKey(Replica replica, SizeClass sizeClass) {}
-
-  private record CachedAd(
-      ProviderAnswer answer,
-      Object historyStamp,
-      ClassAd ad,
-      Forecast forecast,
-      String source,
-      String note) {}
-
-  private final Map<AdKey, CachedAd> adCache = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Selector selector;
+  private final Planner planner;
 
   private Broker(Builder b) {
-    this.clock = b.clock;
-    this.discovery =
-        new Discovery(
+    Discovery discovery =
+        new HttpDiscovery(
             b.connectTimeout,
             b.timeout,
             b.ttl,
@@ -113,17 +64,24 @@ public final class Broker implements AutoCloseable {
             b.clock,
             b.loads,
             b.clientPeer);
-    this.history = new ClientHistory(b.journal, b.historyStore, b.forecaster, b.clock);
-    this.providers = Map.copyOf(b.providers);
-    this.conventional = b.conventional;
-    this.providerPort = b.providerPort;
-    this.clientPeer = b.clientPeer;
-    // in declaration order: a host in two bottlenecks goes to the first (Map.copyOf would shuffle)
-    this.bottlenecks = Collections.unmodifiableMap(new LinkedHashMap<>(b.bottlenecks));
-    this.learnBottlenecks = b.learnBottlenecks;
-    this.fraction = b.fraction;
-    this.maxSources = b.maxSources;
-    this.clientCapacity = b.clientCapacity;
+    ClientHistory history = new ClientHistory(b.journal, b.historyStore, b.forecaster, b.clock);
+    this.selector =
+        new Selector(
+            new ProviderRoutes(b.providers, b.conventional, b.providerPort),
+            discovery,
+            history,
+            new AdFactory(history, b.clientPeer),
+            b.clock);
+    this.planner =
+        new Planner(
+            new Planner.Options(
+                // in declaration order: a host in two bottlenecks goes to the first
+                Collections.unmodifiableMap(new LinkedHashMap<>(b.bottlenecks)),
+                b.learnBottlenecks,
+                b.fraction,
+                b.maxSources,
+                b.clientCapacity),
+            history);
   }
 
   /** A builder with the defaults stated on each option. */
@@ -135,30 +93,12 @@ public final class Broker implements AutoCloseable {
    * The information provider URL the broker queries for a replica: the replica's own (from the
    * catalog), else one configured for its {@code host:port} or host, else the conventional {@code
    * http://HOST:8790/v1/ads}; null when there is none (a local file, or conventional URLs off).
+   *
+   * @throws NullPointerException if the replica is null
    */
   public URI providerFor(Replica r) {
-    Objects.requireNonNull(r, "replica");
-    URI u = r.provider();
-    if (u == null) {
-      u = providers.get(ClientHistory.serverKey(r));
-    }
-    if (u == null) {
-      u = providers.get(r.host().toLowerCase(Locale.ROOT));
-    }
-    if (u == null && conventional && r.uri().getHost() != null) {
-      u =
-          URI.create(
-              "http://" + hostForUri(r.uri().getHost()) + ":" + providerPort + ProviderApi.ADS);
-    }
-    if (u != null
-        && (u.getRawPath() == null || u.getRawPath().isEmpty() || u.getRawPath().equals("/"))) {
-      u = u.resolve(ProviderApi.ADS);
-    }
-    return u;
-  }
-
-  private static String hostForUri(String host) {
-    return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
+    ProviderRoutes.Route route = selector.routeFor(Objects.requireNonNull(r, "replica"));
+    return route == null ? null : route.url();
   }
 
   /**
@@ -170,133 +110,14 @@ public final class Broker implements AutoCloseable {
    * @throws NullPointerException if the request is null
    */
   public List<RankedReplica> select(Request request) {
-    Objects.requireNonNull(request, "request");
-    long id = IDS.incrementAndGet();
-    List<URI> endpoints = new ArrayList<>();
-    for (Replica r : request.replicas()) {
-      URI u = providerFor(r);
-      endpoints.add(u);
-    }
-    Map<URI, ProviderAnswer> answers =
-        discovery.fetch(
-            endpoints.stream()
-                .filter(Objects::nonNull)
-                .collect(Collectors.toCollection(LinkedHashSet::new)));
-    List<ProviderAnswer> perReplica = new ArrayList<>();
-    for (URI u : endpoints) {
-      perReplica.add(u == null ? null : answers.get(u));
-    }
-    List<RankedReplica> out = rank(request, perReplica);
-    long ok = answers.values().stream().filter(ProviderAnswer::ok).count();
-    LOG.debug(
-        "select r{}: {} replicas, {} of {} providers answered, {} matched",
-        id,
-        out.size(),
-        ok,
-        answers.size(),
-        out.stream().filter(RankedReplica::matched).count());
-    return out;
+    return selector.select(Objects.requireNonNull(request, "request"));
   }
 
   /**
    * Ranks with given provider answers (one per replica, null for none): the part after discovery.
    */
   List<RankedReplica> rank(Request request, List<ProviderAnswer> answers) {
-    SizeClass sc = SizeClass.of(Math.max(0, request.size()));
-    Instant now = clock.instant();
-    List<Replica> reps = request.replicas();
-    List<ClassAd> ads = new ArrayList<>(reps.size());
-    List<Forecast> forecasts = new ArrayList<>(reps.size());
-    List<String> sources = new ArrayList<>(reps.size());
-    List<String> notes = new ArrayList<>(reps.size());
-    ClientHistory.View hv = history.view();
-    if (adCache.size() > MAX_CACHED_ADS) {
-      adCache.clear();
-    }
-    for (int i = 0; i < reps.size(); i++) {
-      Replica r = reps.get(i);
-      ProviderAnswer a = answers.get(i);
-      AdKey key = new AdKey(r, sc);
-      CachedAd c = adCache.get(key);
-      if (c != null
-          && c.answer() == a
-          && Objects.equals(c.historyStamp(), hv.stamp())
-          && hv.stamp() == null) {
-        // Without history the ad depends only on the provider's (cached) answer and the size.
-        ads.add(c.ad());
-        forecasts.add(c.forecast());
-        sources.add(c.source());
-        notes.add(c.note());
-        continue;
-      }
-      Map<String, Object> provAd = a != null && a.ok() ? AdBuilder.pick(a.ads(), clientPeer) : null;
-      Forecast f = history.forecast(hv, r, request.size(), now);
-      String source = "history";
-      if (f == null) {
-        f = AdBuilder.providerForecast(provAd, sc);
-        source = f == null ? "none" : f.scored() > 0 ? "provider" : "provider-average";
-      }
-      if (f == null) {
-        f = Forecast.insufficient("none", 0);
-      }
-      String note = null;
-      if (a == null) {
-        note = "no information provider known for " + r.host();
-      } else if (!a.ok()) {
-        note = "provider " + a.endpoint() + ": " + a.error();
-      } else if (provAd == null) {
-        note = "provider " + a.endpoint() + " published no ads";
-      }
-      ClassAd ad = AdBuilder.build(r, a, provAd, f, source, ClientHistory.count(hv, r));
-      ads.add(ad);
-      forecasts.add(f);
-      sources.add(source);
-      notes.add(note);
-      adCache.put(key, new CachedAd(a, hv.stamp(), ad, f, source, note));
-    }
-    ClassAd requestAd =
-        ClassAd.builder()
-            .set(Matchmaker.REQUIREMENTS, request.requirements())
-            .set(Matchmaker.RANK, request.rank())
-            .set("FileSize", request.size())
-            .set("SizeClass", sc.label())
-            .build();
-    Matchmaker.Ranking ranking = Matchmaker.builder(requestAd).paperAliases(true).build().rank(ads);
-    List<RankedReplica> out = new ArrayList<>(reps.size());
-    for (Matchmaker.Match m : ranking.matches()) {
-      int k = m.index();
-      double rank = Double.isFinite(m.rank()) ? m.rank() : 0;
-      out.add(
-          new RankedReplica(
-              reps.get(k),
-              true,
-              rank,
-              forecasts.get(k),
-              sources.get(k),
-              ads.get(k),
-              null,
-              notes.get(k)));
-    }
-    for (Matchmaker.Rejection rj : ranking.rejections()) {
-      int k = rj.index();
-      String reason =
-          rj.reasons().isEmpty()
-              ? "requirements not met"
-              : rj.reasons().stream()
-                  .map(Matchmaker.FailedClause::explain)
-                  .collect(Collectors.joining("; "));
-      out.add(
-          new RankedReplica(
-              reps.get(k),
-              false,
-              0,
-              forecasts.get(k),
-              sources.get(k),
-              ads.get(k),
-              reason,
-              notes.get(k)));
-    }
-    return out;
+    return selector.rank(request, answers);
   }
 
   /**
@@ -311,123 +132,7 @@ public final class Broker implements AutoCloseable {
    * @throws NullPointerException if the request is null
    */
   public Plan plan(Request request) {
-    return plan(request, select(request));
-  }
-
-  Plan plan(Request request, List<RankedReplica> ranked) {
-    List<RankedReplica> matched = ranked.stream().filter(RankedReplica::matched).toList();
-    Map<String, RankedReplica> byServer = new LinkedHashMap<>();
-    for (RankedReplica r : matched) {
-      if (r.predictedBandwidth() > 0) {
-        byServer.putIfAbsent(ClientHistory.serverKey(r.replica()), r);
-      }
-    }
-    List<Plan.Share> shares = new ArrayList<>();
-    if (byServer.isEmpty()) {
-      List<RankedReplica> first = matched.subList(0, Math.min(maxSources, matched.size()));
-      for (int i = 0; i < first.size(); i++) {
-        shares.add(new Plan.Share(first.get(i).replica(), 0, 1.0 / first.size(), 0));
-      }
-      return new Plan(request.size(), withBytes(shares, request.size()), 0, 0, ranked);
-    }
-    PlatformGraph g = graph(byServer);
-    List<String> candidates = new ArrayList<>(byServer.keySet());
-    PlatformGraph.CoallocationSet set = g.coallocationSet(candidates, CLIENT, fraction);
-    List<String> chosen = set.hosts().subList(0, Math.min(maxSources, set.hosts().size()));
-    PlatformGraph.Flow flow = g.maxFlow(chosen, CLIENT);
-    double a = 0;
-    for (String h : chosen) {
-      a += flow.bySource().getOrDefault(h, 0.0);
-    }
-    for (String h : candidates) {
-      double rate = flow.bySource().getOrDefault(h, 0.0);
-      if (chosen.contains(h) && rate > 0) {
-        shares.add(new Plan.Share(byServer.get(h).replica(), rate, rate / a, 0));
-      }
-    }
-    return new Plan(request.size(), withBytes(shares, request.size()), set.bound(), a, ranked);
-  }
-
-  private static List<Plan.Share> withBytes(List<Plan.Share> shares, long size) {
-    List<Plan.Share> out = new ArrayList<>();
-    // Cumulative rounding: each share within one byte of fraction * size, summing to size.
-    long given = 0;
-    double cum = 0;
-    for (int i = 0; i < shares.size(); i++) {
-      Plan.Share s = shares.get(i);
-      long b = -1;
-      if (size >= 0) {
-        cum += s.fraction();
-        long upTo = i == shares.size() - 1 ? size : Math.min(size, Math.round(cum * size));
-        b = Math.max(0, upTo - given);
-        given += b;
-      }
-      out.add(new Plan.Share(s.replica(), s.predictedRate(), s.fraction(), b));
-    }
-    return out;
-  }
-
-  /**
-   * The platform graph of these servers: one link each to the client, through shared bottlenecks,
-   * and with a client capacity through the client's access link.
-   */
-  PlatformGraph graph(Map<String, RankedReplica> byServer) {
-    PlatformGraph.Builder b = PlatformGraph.builder();
-    boolean access = Double.isFinite(clientCapacity);
-    String dest = access ? ACCESS : CLIENT;
-    if (access) {
-      b.link(ACCESS, CLIENT, clientCapacity);
-    }
-    byServer.forEach((k, r) -> b.link(k, dest, r.predictedBandwidth()));
-    Set<String> grouped = new java.util.HashSet<>();
-    for (Map.Entry<String, Declared> d : bottlenecks.entrySet()) {
-      List<String> members = new ArrayList<>();
-      for (Map.Entry<String, RankedReplica> e : byServer.entrySet()) {
-        String host = e.getValue().replica().host().toLowerCase(Locale.ROOT);
-        if ((d.getValue().hosts().contains(e.getKey()) || d.getValue().hosts().contains(host))
-            && grouped.add(e.getKey())) {
-          members.add(e.getKey());
-        }
-      }
-      if (!members.isEmpty()) {
-        b.sharedBottleneck("declared:" + d.getKey(), dest, d.getValue().capacity(), members);
-      }
-    }
-    if (learnBottlenecks) {
-      int n = 0;
-      for (SharedBottlenecks.Group grp : learned()) {
-        List<String> members = new ArrayList<>();
-        for (String s : grp.servers()) {
-          String key = s.toLowerCase(Locale.ROOT);
-          if (byServer.containsKey(key) && !grouped.contains(key)) {
-            members.add(key);
-          }
-        }
-        if (members.size() >= 2) {
-          grouped.addAll(members);
-          b.sharedBottleneck("learned:" + (n++), dest, grp.capacity(), members);
-        }
-      }
-    }
-    return b.build();
-  }
-
-  /**
-   * Shared bottlenecks learned from the journal's most recent flows, recomputed when it changes.
-   */
-  private synchronized List<SharedBottlenecks.Group> learned() {
-    ClientHistory.View v = history.view();
-    if (v.stamp() == null) {
-      return List.of();
-    }
-    if (!v.stamp().equals(learnedStamp)) {
-      List<org.braid.infoprovider.TransferRecord> all = history.all();
-      learnedGroups =
-          SharedBottlenecks.learn(
-              all.subList(Math.max(0, all.size() - MAX_LEARN_FLOWS), all.size()), 0.1);
-      learnedStamp = v.stamp();
-    }
-    return learnedGroups;
+    return planner.plan(request, select(request));
   }
 
   /**
@@ -442,50 +147,28 @@ public final class Broker implements AutoCloseable {
    *     forecast (naming the id)
    */
   public List<MinMin.Scheduled> planBatch(Map<String, Request> requests) {
-    List<MinMin.Job> jobs = new ArrayList<>();
-    for (Map.Entry<String, Request> e : requests.entrySet()) {
-      Request r = e.getValue();
-      if (r.size() <= 0) {
-        throw new IllegalArgumentException(
-            "batch file " + e.getKey() + ": size must be known and positive: " + r.size());
-      }
-      Plan p = plan(r);
-      Map<String, Double> rates = new HashMap<>();
-      for (Plan.Share s : p.shares()) {
-        if (s.predictedRate() > 0) {
-          rates.put(ClientHistory.serverKey(s.replica()), s.predictedRate());
-        }
-      }
-      if (rates.isEmpty()) {
-        throw new IllegalArgumentException(
-            "batch file " + e.getKey() + ": no matched replica has a forecast");
-      }
-      jobs.add(new MinMin.Job(e.getKey(), r.size(), rates));
-    }
-    return MinMin.schedule(jobs, clientCapacity);
+    return planner.planBatch(requests, this::plan);
   }
 
   /** Puts a provider answer into the cache (benchmarks and tests). */
   void prime(ProviderAnswer a) {
-    discovery.prime(a);
+    selector.prime(a);
   }
 
   /** Forgets every cached provider answer and storage ad. */
   public void clearCache() {
-    discovery.clear();
-    adCache.clear();
+    selector.clear(/* answers= */ true);
   }
 
   /** Forgets the storage ads built from cached answers, keeping the answers (benchmarks). */
   void clearAdCache() {
-    adCache.clear();
+    selector.clear(/* answers= */ false);
   }
 
   /** Releases the HTTP client and closes the history store. */
   @Override
   public void close() {
-    discovery.close();
-    history.close();
+    selector.close();
   }
 
   /** Options for a {@link Broker}. Not thread-safe. */
@@ -503,7 +186,7 @@ public final class Broker implements AutoCloseable {
     private Path historyStore;
     private Forecaster forecaster = Forecaster.builder().build();
     private String clientPeer;
-    private final Map<String, Declared> bottlenecks = new LinkedHashMap<>();
+    private final Map<String, Planner.Bottleneck> bottlenecks = new LinkedHashMap<>();
     private boolean learnBottlenecks = true;
     private double fraction = 0.95;
     private int maxSources = 8;
@@ -521,10 +204,9 @@ public final class Broker implements AutoCloseable {
      * @throws IllegalArgumentException if not positive and finite
      */
     public Builder clientCapacity(double bytesPerSecond) {
-      if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond)) {
-        throw new IllegalArgumentException(
-            "client capacity must be positive and finite: " + bytesPerSecond);
-      }
+      requireArgument(
+          bytesPerSecond > 0 && !Double.isInfinite(bytesPerSecond),
+          "client capacity must be positive and finite: " + bytesPerSecond);
       this.clientCapacity = bytesPerSecond;
       return this;
     }
@@ -592,9 +274,7 @@ public final class Broker implements AutoCloseable {
      * @throws IllegalArgumentException if not positive
      */
     public Builder maxResponseBytes(long n) {
-      if (n <= 0) {
-        throw new IllegalArgumentException("max response bytes must be positive: " + n);
-      }
+      requireArgument(n > 0, "max response bytes must be positive: " + n);
       this.maxResponseBytes = n;
       return this;
     }
@@ -605,9 +285,7 @@ public final class Broker implements AutoCloseable {
      * @throws IllegalArgumentException if outside 1..65535
      */
     public Builder providerPort(int port) {
-      if (port < 1 || port > 65535) {
-        throw new IllegalArgumentException("provider port must be 1..65535: " + port);
-      }
+      requireArgument(port >= 1 && port <= 65535, "provider port must be 1..65535: " + port);
       this.providerPort = port;
       return this;
     }
@@ -620,18 +298,20 @@ public final class Broker implements AutoCloseable {
 
     /**
      * The provider of a host ({@code host} or {@code host:port} of the replica URL; a URL without a
-     * path gets {@code /v1/ads}).
+     * path gets {@code /v1/ads}). Mapped for a {@code host:port}, a provider whose ads name no
+     * endpoint speaks for that endpoint; mapped for a host, such ads are host-level data (see
+     * {@link RankedReplica#forecastSource()}). Ads that name endpoints are matched to each
+     * replica's own either way.
      *
      * @throws IllegalArgumentException if the URL is not http or https with a host
      */
     public Builder provider(String host, URI url) {
       Objects.requireNonNull(host, "host");
       Objects.requireNonNull(url, "url");
-      if (!("http".equalsIgnoreCase(url.getScheme()) || "https".equalsIgnoreCase(url.getScheme()))
-          || url.getHost() == null) {
-        throw new IllegalArgumentException(
-            "provider URL of " + host + " must be http(s)://HOST[:PORT]: " + url);
-      }
+      requireArgument(
+          ("http".equalsIgnoreCase(url.getScheme()) || "https".equalsIgnoreCase(url.getScheme()))
+              && url.getHost() != null,
+          "provider URL of " + host + " must be http(s)://HOST[:PORT]: " + url);
       providers.put(host.toLowerCase(Locale.ROOT), url);
       return this;
     }
@@ -688,16 +368,13 @@ public final class Broker implements AutoCloseable {
      */
     public Builder sharedBottleneck(String name, double capacity, Collection<String> hosts) {
       Objects.requireNonNull(name, "name");
-      if (!(capacity > 0) || Double.isInfinite(capacity)) {
-        throw new IllegalArgumentException(
-            "bottleneck " + name + " capacity must be positive: " + capacity);
-      }
-      if (hosts.isEmpty()) {
-        throw new IllegalArgumentException("bottleneck " + name + " has no host");
-      }
+      requireArgument(
+          capacity > 0 && !Double.isInfinite(capacity),
+          "bottleneck " + name + " capacity must be positive: " + capacity);
+      requireArgument(!hosts.isEmpty(), "bottleneck " + name + " has no host");
       Set<String> h = new LinkedHashSet<>();
       hosts.forEach(x -> h.add(x.toLowerCase(Locale.ROOT)));
-      bottlenecks.put(name, new Declared(capacity, h));
+      bottlenecks.put(name, new Planner.Bottleneck(capacity, h));
       return this;
     }
 
@@ -713,9 +390,7 @@ public final class Broker implements AutoCloseable {
      * @throws IllegalArgumentException if outside (0, 1]
      */
     public Builder coallocationFraction(double f) {
-      if (!(f > 0 && f <= 1)) {
-        throw new IllegalArgumentException("co-allocation fraction must be in (0, 1]: " + f);
-      }
+      requireArgument(f > 0 && f <= 1, "co-allocation fraction must be in (0, 1]: " + f);
       this.fraction = f;
       return this;
     }
@@ -726,9 +401,7 @@ public final class Broker implements AutoCloseable {
      * @throws IllegalArgumentException if below 1
      */
     public Builder maxSources(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("max sources must be at least 1: " + n);
-      }
+      requireArgument(n >= 1, "max sources must be at least 1: " + n);
       this.maxSources = n;
       return this;
     }
@@ -738,11 +411,16 @@ public final class Broker implements AutoCloseable {
       return new Broker(this);
     }
 
+    /** Caffeine's {@code requireArgument}: an IllegalArgumentException with the message. */
+    private static void requireArgument(boolean ok, String message) {
+      if (!ok) {
+        throw new IllegalArgumentException(message);
+      }
+    }
+
     private static Duration positive(String what, Duration d) {
       Objects.requireNonNull(d, what);
-      if (d.isNegative() || d.isZero()) {
-        throw new IllegalArgumentException(what + " must be positive: " + d);
-      }
+      requireArgument(!d.isNegative() && !d.isZero(), what + " must be positive: " + d);
       return d;
     }
   }

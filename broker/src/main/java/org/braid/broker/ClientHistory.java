@@ -31,7 +31,9 @@ import org.slf4j.LoggerFactory;
 /**
  * This client's own transfer history: the downloader's journal, ingested into an infoprovider
  * {@link Store} kept beside it (by default {@value #STORE_NAME} in the journal's directory) and
- * grouped by server ({@code host:port}, as the journal writes it).
+ * grouped by endpoint: the flow's protocol and server ({@code scheme://host:port}, from the journal
+ * line's {@code protocol} and {@code server}), so that a replica is forecast from this client's
+ * flows with its own door only, never with another port or protocol of the same host.
  *
  * <p>Ingestion is the provider's: a {@link LogTailer} remembers, in the store, how far it read each
  * file (known by the hash of its first line), so only lines appended since the last look are
@@ -39,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * new live file from its start; a journal rewritten shorter is read again, its lines' keys keeping
  * each flow stored once. Malformed lines are skipped and logged with their line number and reason.
  * The store keeps flows for {@link #RETENTION} (also after the journal is rotated away); the
- * per-server series are the store's flows of this journal, indexed in memory when the store is
+ * per-endpoint series are the store's flows of this journal, indexed in memory when the store is
  * opened and extended with each newly stored flow.
  *
  * <p>The journal is looked at (one file-status call) on each {@link #view()}; it is read only when
@@ -52,7 +54,7 @@ final class ClientHistory implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClientHistory.class);
 
-  /** The most recent flows per server used for a forecast. */
+  /** The most recent flows per endpoint used for a forecast. */
   static final int MAX_HISTORY = 200;
 
   /** The store's default file name, in the journal's directory. */
@@ -81,7 +83,7 @@ final class ClientHistory implements AutoCloseable {
   /** Bumped whenever flows are added: the version the broker's caches compare. */
   private long version;
 
-  private Map<String, List<TransferRecord>> byServer = Map.of();
+  private Map<String, List<TransferRecord>> byEndpoint = Map.of();
   private List<TransferRecord> all = List.of();
 
   /** Flows the tailer stored for the first time during the current poll. */
@@ -101,8 +103,11 @@ final class ClientHistory implements AutoCloseable {
     this.clock = clock;
   }
 
-  /** The journal as read now: its version stamp (null without history) and flows by server. */
-  record View(Object stamp, Map<String, List<TransferRecord>> byServer) {}
+  /**
+   * The journal as read now: its version stamp (null without history) and successful reads by
+   * endpoint key ({@link #endpointKey}), in start order.
+   */
+  record View(Object stamp, Map<String, List<TransferRecord>> byEndpoint) {}
 
   /** The current view, reading what was appended to the journal since the last look. */
   synchronized View view() {
@@ -115,7 +120,7 @@ final class ClientHistory implements AutoCloseable {
         polled = now;
       }
     }
-    return new View(version, byServer);
+    return new View(version, byEndpoint);
   }
 
   /** Every successful flow of the journal, oldest end first (for learning shared bottlenecks). */
@@ -189,13 +194,13 @@ final class ClientHistory implements AutoCloseable {
       if (delta.rejected() > 0) {
         LOG.warn("journal {}: {} malformed lines skipped", journal, delta.rejected());
       }
-      byServer = Map.of();
+      byEndpoint = Map.of();
       all = List.of();
       index(records);
       version++;
       polled = now;
     }
-    return new View(version, byServer);
+    return new View(version, byEndpoint);
   }
 
   private void stored(TransferRecord r) {
@@ -246,7 +251,7 @@ final class ClientHistory implements AutoCloseable {
     if (flows.isEmpty()) {
       return;
     }
-    Map<String, List<TransferRecord>> m = new HashMap<>(byServer);
+    Map<String, List<TransferRecord>> m = new HashMap<>(byEndpoint);
     Map<String, List<TransferRecord>> touched = new HashMap<>();
     List<TransferRecord> a = new ArrayList<>(all);
     for (TransferRecord r : flows) {
@@ -255,7 +260,7 @@ final class ClientHistory implements AutoCloseable {
       }
       a.add(r);
       if (r.operation() == TransferRecord.Operation.READ && r.size() > 0) {
-        String k = r.server().toLowerCase(Locale.ROOT);
+        String k = endpointKey(r);
         touched.computeIfAbsent(k, x -> new ArrayList<>(m.getOrDefault(x, List.of()))).add(r);
       }
     }
@@ -265,7 +270,7 @@ final class ClientHistory implements AutoCloseable {
           m.put(k, Collections.unmodifiableList(l));
         });
     a.sort(Comparator.comparing(TransferRecord::end));
-    byServer = Collections.unmodifiableMap(m);
+    byEndpoint = Collections.unmodifiableMap(m);
     all = Collections.unmodifiableList(a);
     version++;
   }
@@ -287,19 +292,27 @@ final class ClientHistory implements AutoCloseable {
     return m.replace('\n', ' ');
   }
 
-  /** The journal's server key of a replica: host:port with the scheme's default port. */
-  static String serverKey(Replica r) {
-    int port = r.port() < 0 ? 0 : r.port();
-    return r.host().toLowerCase(Locale.ROOT) + ":" + port;
+  /** The endpoint key of a flow: its protocol and server, {@code scheme://host:port}. */
+  static String endpointKey(TransferRecord r) {
+    return (r.protocol() + "://" + r.server()).toLowerCase(Locale.ROOT);
   }
 
-  /** The forecast from this client's history with the replica's server, or null with none. */
+  /**
+   * The endpoint key of a replica, as the journal writes its flows: scheme, host and port (the
+   * scheme's default port, 0 for none).
+   */
+  static String endpointKey(Replica r) {
+    return r.uri().getScheme().toLowerCase(Locale.ROOT) + "://" + Planner.serverKey(r);
+  }
+
+  /** The forecast from this client's history with the replica's endpoint, or null with none. */
   Forecast forecast(View v, Replica r, long size, Instant at) {
-    List<TransferRecord> l = v.byServer().get(serverKey(r));
+    String key = endpointKey(r);
+    List<TransferRecord> l = v.byEndpoint().get(key);
     if (l == null || l.isEmpty()) {
       return null;
     }
-    Series.Builder b = Series.builder(serverKey(r));
+    Series.Builder b = Series.builder(key);
     for (TransferRecord t : l.subList(Math.max(0, l.size() - MAX_HISTORY), l.size())) {
       b.add(t.start(), t.bandwidth(), t.size());
     }
@@ -307,9 +320,9 @@ final class ClientHistory implements AutoCloseable {
     return f.isAvailable() ? f : null;
   }
 
-  /** How many flows the journal holds for the replica's server. */
+  /** How many flows the journal holds with the replica's endpoint. */
   static int count(View v, Replica r) {
-    List<TransferRecord> l = v.byServer().get(serverKey(r));
+    List<TransferRecord> l = v.byEndpoint().get(endpointKey(r));
     return l == null ? 0 : l.size();
   }
 

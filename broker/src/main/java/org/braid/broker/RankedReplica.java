@@ -14,12 +14,16 @@ import org.braid.predictors.Forecast;
  *     rank is not a number, as in HTCondor)
  * @param forecast the bandwidth forecast for the request's size class, with paper 003's accuracy
  *     triplet; {@link Forecast.Status#INSUFFICIENT_HISTORY} when nothing was known
- * @param forecastSource where the forecast came from: {@code history} (this client's journal),
- *     {@code provider} (the provider's forecast), {@code provider-average} (the provider's average,
- *     no error estimate) or {@code none}
+ * @param forecastSource where the forecast came from: {@code history} (this client's journal, its
+ *     flows with the replica's endpoint), {@code provider} (the provider's forecast for the
+ *     replica's endpoint), {@code provider-average} (the provider's average, no error estimate),
+ *     {@code provider-host} and {@code provider-host-average} (the same from host-level data, not
+ *     tied to the replica's endpoint: its error widened by 100 percentage points) or {@code none}
  * @param ad the storage ad it was ranked on
  * @param reason for rejected replicas, the failing clauses (Matchmaker explanation), else null
- * @param discovery null when the provider answered, else why there is no provider data
+ * @param discovery null when the provider answered for the replica's endpoint, else why there is no
+ *     provider data for it (no provider, a failed one, none for its endpoint) or that only
+ *     host-level data was used
  */
 public record RankedReplica(
     Replica replica,

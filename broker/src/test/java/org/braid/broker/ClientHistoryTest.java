@@ -51,7 +51,7 @@ class ClientHistoryTest {
   }
 
   static int flows(ClientHistory h, String server) {
-    List<?> l = h.view().byServer().get(server);
+    List<?> l = h.view().byEndpoint().get("http://" + server);
     return l == null ? 0 : l.size();
   }
 
@@ -77,7 +77,7 @@ class ClientHistoryTest {
           Files.isRegularFile(dir.resolve("history.db")), "the store sits beside the journal");
       // Unchanged journal: not read again, the same view.
       ClientHistory.View v = h.view();
-      assertSame(v.byServer(), h.view().byServer());
+      assertSame(v.byEndpoint(), h.view().byEndpoint());
       assertEquals(20, h.report().lines());
       append(j, "a.example:80", 20, 3);
       append(j, "b.example:80", 23, 2);
@@ -86,7 +86,9 @@ class ClientHistoryTest {
       assertEquals(25, h.report().lines(), "5 new lines parsed, not 25 again");
       assertTrue(!v.stamp().equals(h.view().stamp()), "a new version for the broker's caches");
       assertEquals(
-          20, v.byServer().get("a.example:80").size(), "a view handed out earlier does not change");
+          20,
+          v.byEndpoint().get("http://a.example:80").size(),
+          "a view handed out earlier does not change");
     }
     // A new broker: the flows come from the store; nothing is parsed again.
     try (ClientHistory h = history(j)) {
@@ -96,7 +98,8 @@ class ClientHistoryTest {
       assertEquals(24, flows(h, "a.example:80"));
       assertEquals(1, h.report().lines());
       // Series in start order, as the forecaster expects.
-      List<org.braid.infoprovider.TransferRecord> l = h.view().byServer().get("a.example:80");
+      List<org.braid.infoprovider.TransferRecord> l =
+          h.view().byEndpoint().get("http://a.example:80");
       for (int i = 1; i < l.size(); i++) {
         assertTrue(!l.get(i).start().isBefore(l.get(i - 1).start()));
       }
@@ -214,12 +217,12 @@ class ClientHistoryTest {
     try (ClientHistory h = history(j)) {
       ClientHistory.View v = capturingLog(new ByteArrayOutputStream(), h::view);
       assertNotNull(v.stamp());
-      assertEquals(3, v.byServer().get("a.example:80").size());
+      assertEquals(3, v.byEndpoint().get("http://a.example:80").size());
       assertEquals(v.stamp(), h.view().stamp(), "unchanged journal: the same view");
       append(j, "a.example:80", 3, 2);
       ClientHistory.View w = h.view();
       assertNotEquals(v.stamp(), w.stamp());
-      assertEquals(5, w.byServer().get("a.example:80").size());
+      assertEquals(5, w.byEndpoint().get("http://a.example:80").size());
     }
   }
 

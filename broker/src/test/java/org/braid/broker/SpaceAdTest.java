@@ -3,6 +3,7 @@ package org.braid.broker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,10 @@ class SpaceAdTest {
         Map.of(
             "volume", "/d", "peer", "x", "RDTransfers", 9L, "AvailableSpace", 7L, "TotalSpace", 8L);
     Map<String, Object> elsewhere = Map.of("volume", "/e", "AvailableSpace", 1L, "TotalSpace", 2L);
-    Map<String, Object> ad = AdBuilder.pick(List.of(elsewhere, mine, other), "me");
+    Map<String, Object> ad =
+        ProviderAdChoice.choose(
+                List.of(elsewhere, mine, other), URI.create("http://h/d/f"), true, "me")
+            .ad();
     assertEquals("me", ad.get("peer"));
     assertEquals(7L, ad.get("AvailableSpace"));
     assertEquals(8L, ad.get("TotalSpace"));

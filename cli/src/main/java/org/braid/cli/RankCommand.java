@@ -39,7 +39,10 @@ import picocli.CommandLine.Spec;
           + "PredictedBandwidth, PredictionError, ...); the request's --requirements and --rank "
           + "(ClassAd expressions, 'other' is the storage ad, 5M/sec notation allowed) match and "
           + "order them. A replica whose provider is silent stays listed, with undefined attributes "
-          + "and the reason."
+          + "and the reason. Each replica gets the statistics of its own endpoint (scheme, host, "
+          + "port, path prefix): a door the provider publishes nothing for is listed as unknown "
+          + "(source none), never given another door's figures; host-level data is used only when "
+          + "nothing else exists, as source provider-host with its error widened by 100 points."
     })
 final class RankCommand implements Runnable {
 

@@ -6,9 +6,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -17,12 +17,11 @@ import org.braid.infoprovider.TransferRecord;
 import org.braid.infoprovider.VolumeSpace;
 import org.braid.infoprovider.logs.LogTailer;
 import org.braid.infoprovider.logs.ParseReport;
-import org.braid.infoprovider.stats.ForecastInputs;
-import org.braid.infoprovider.stats.StatsAccumulator;
 import org.braid.infoprovider.store.Point;
 import org.braid.infoprovider.store.Store;
+import org.braid.infoprovider.wire.Endpoint;
+import org.braid.infoprovider.wire.ScopedStats;
 import org.braid.predictors.Forecaster;
-import org.braid.predictors.Series;
 import org.braid.provider.probe.DiskProbe;
 import org.braid.provider.probe.IperfImporter;
 import org.braid.provider.probe.NetworkProbe;
@@ -62,7 +61,7 @@ public final class Provider implements AutoCloseable {
   private final ProviderConfig config;
   private final InstantSource clock;
   private final Store store;
-  private final List<LogTailer> tailers = new ArrayList<>();
+  private final List<ConfiguredLog> logs = new ArrayList<>();
   private final List<Probe> probes = new ArrayList<>();
   private final Map<Probe, Duration> probeIntervals = new LinkedHashMap<>();
   private final Forecaster forecaster = Forecaster.builder().build();
@@ -70,14 +69,14 @@ public final class Provider implements AutoCloseable {
   private boolean dirty = true;
 
   /**
-   * Statistics of the stored transfers, kept up to date as transfers are stored (guarded by this).
+   * Statistics of the stored transfers per endpoint, kept up to date as transfers are stored
+   * (guarded by this).
    */
-  private StatsAccumulator accumulator;
+  private EndpointStatistics statistics;
+
+  private final VolumeSpaces volumes;
 
   private ProviderHttpServer http;
-
-  /** Volumes whose space could not be read at the last try (guarded by this). */
-  private final java.util.Set<String> spaceFailing = new java.util.HashSet<>();
 
   private QuartzJobs jobs;
 
@@ -85,8 +84,20 @@ public final class Provider implements AutoCloseable {
     this.config = config;
     this.clock = clock;
     this.store = store;
+    this.volumes = new VolumeSpaces(config.volumes());
     for (ProviderConfig.Log l : config.logs()) {
-      tailers.add(new LogTailer(l.path(), l.format(), store, l.volume(), this::stored));
+      Endpoint e = config.endpointOf(l);
+      if (e == null && l.endpoint() == null && !config.url().isEmpty()) {
+        LOG.warn(
+            "log {}: url {} does not fit format {}; its statistics are host-level (give the log"
+                + " an endpoint)",
+            l.path(),
+            config.url(),
+            l.format().name().toLowerCase(Locale.ROOT));
+      }
+      logs.add(
+          new ConfiguredLog(
+              new LogTailer(l.path(), l.format(), store, l.volume(), r -> stored(e, r)), e));
     }
     ProviderConfig.Network net = config.probes().network();
     if (net != null) {
@@ -105,14 +116,7 @@ public final class Provider implements AutoCloseable {
     }
     this.snapshot =
         new Snapshot(
-            clock.instant(),
-            config.hostname(),
-            config.url(),
-            List.of(),
-            Map.of(),
-            Map.of(),
-            Map.of(),
-            Map.of());
+            clock.instant(), config.hostname(), List.of(), Map.of(), Map.of(), Map.of(), Map.of());
   }
 
   private void add(Probe p, Duration interval) {
@@ -162,7 +166,7 @@ public final class Provider implements AutoCloseable {
    * @return what the logs held since the last refresh
    */
   public synchronized ParseReport refresh() {
-    if (accumulator == null) {
+    if (statistics == null) {
       try {
         rebuild();
       } catch (IOException | RuntimeException e) {
@@ -170,25 +174,10 @@ public final class Provider implements AutoCloseable {
       }
     }
     ParseReport delta = new ParseReport();
-    for (LogTailer t : tailers) {
-      try {
-        ParseReport r = t.poll();
-        if (r.lines() > 0) {
-          dirty = true;
-          LOG.info(
-              "log {}: {} lines, {} transfers, {} rejected",
-              t.path(),
-              r.lines(),
-              r.records(),
-              r.rejected());
-          for (ParseReport.Rejection x : r.examples()) {
-            LOG.warn("log {}: rejected {}", t.path(), x);
-          }
-        }
-        delta.merge(r);
-      } catch (IOException | RuntimeException e) {
-        LOG.error("log {}: {}", t.path(), e.toString());
-      }
+    for (ConfiguredLog l : logs) {
+      ParseReport r = l.poll();
+      dirty |= r.lines() > 0;
+      delta.merge(r);
     }
     Instant now = clock.instant();
     if (dirty || Duration.between(snapshot.computedAt(), now).compareTo(MAX_SNAPSHOT_AGE) >= 0) {
@@ -198,9 +187,9 @@ public final class Provider implements AutoCloseable {
       } catch (IOException | RuntimeException e) {
         LOG.error("statistics: {}", e.toString());
       }
-    } else if (!config.volumes().isEmpty()) {
+    } else if (!volumes.isEmpty()) {
       // Space changes without transfers: publish it fresh on every poll.
-      Map<String, VolumeSpace> space = space();
+      Map<String, VolumeSpace> space = volumes.read();
       if (!space.equals(snapshot.volumes())) {
         snapshot = snapshot.withVolumes(space);
       }
@@ -251,18 +240,20 @@ public final class Provider implements AutoCloseable {
   }
 
   /**
-   * Statistics read from logs as LDIF, published for {@code hostname} and {@code url} (empty for
-   * none).
+   * Statistics read from logs as LDIF, published for {@code hostname} and the endpoint {@code url}
+   * (empty for none: host-level).
+   *
+   * @throws IllegalArgumentException if the url is not an endpoint URL
    */
   public static String ldif(
       TransferLogs.Statistics stats, String hostname, String url, Instant computedAt) {
+    Endpoint endpoint = url.isEmpty() ? null : Endpoint.parse(url);
     ParseReport report = stats.report();
     return Ldif.render(
         new Snapshot(
             computedAt,
             hostname,
-            url,
-            stats.stats(),
+            stats.stats().stream().map(s -> new ScopedStats(endpoint, s)).toList(),
             report.rejected() == 0 ? Map.of() : Map.of("logs", report.rejectedByReason()),
             Map.of(),
             Map.of(),
@@ -270,92 +261,41 @@ public final class Provider implements AutoCloseable {
   }
 
   /** Called by the tailers (under this provider's lock) for each newly stored transfer. */
-  private void stored(TransferRecord r) {
-    if (accumulator != null) {
-      accumulator.add(r);
+  private void stored(Endpoint endpoint, TransferRecord r) {
+    if (statistics != null) {
+      statistics.add(endpoint, r);
     }
   }
 
   /** Rebuilds the in-memory statistics from the store (at start and after each purge). */
   private synchronized void rebuild() throws IOException {
-    StatsAccumulator acc = new StatsAccumulator();
-    store.forEachTransfer(acc::add);
-    accumulator = acc;
+    statistics = EndpointStatistics.fromStore(store, logs);
     dirty = true;
   }
 
   private synchronized Snapshot compute(Instant now) throws IOException {
-    if (accumulator == null) {
+    if (statistics == null) {
       rebuild();
     }
-    StatsAccumulator acc = accumulator;
-    Map<String, Series> network = new HashMap<>();
-    Map<String, Point> last = new LinkedHashMap<>();
-    Series disk = Series.empty("disk");
-    String diskSeries =
-        config.probes().disk() == null
-            ? null
-            : DiskProbe.utilSeries(config.probes().disk().devices().get(0));
-    for (String name : store.seriesNames()) {
-      List<Point> pts = store.series(name);
-      if (pts.isEmpty()) {
-        continue;
-      }
-      last.put(name, pts.get(pts.size() - 1));
-      if (name.startsWith("network/") && name.endsWith("/bandwidth")) {
-        network.put(
-            name.substring("network/".length(), name.length() - "/bandwidth".length()),
-            toSeries(name, pts));
-      } else if (name.equals(diskSeries)) {
-        disk = toSeries(name, pts);
-      }
-    }
-    ForecastInputs in =
-        new ForecastInputs(forecaster, network, disk, now, ForecastInputs.DEFAULT_MAX_HISTORY);
+    ProviderConfig.Disk disk = config.probes().disk();
+    ProbeSeries probe =
+        ProbeSeries.read(
+            store,
+            forecaster,
+            disk == null ? null : DiskProbe.utilSeries(disk.devices().get(0)),
+            now);
     Map<String, Boolean> missing = new LinkedHashMap<>();
-    for (LogTailer t : tailers) {
-      missing.put(t.path().toString(), t.missing());
+    for (ConfiguredLog l : logs) {
+      missing.put(l.tailer().path().toString(), l.tailer().missing());
     }
     return new Snapshot(
         now,
         config.hostname(),
-        config.url(),
-        acc.result(in),
+        statistics.result(probe.inputs()),
         store.rejections(),
         missing,
-        last,
-        space());
-  }
-
-  /**
-   * The space of each configured volume now; a volume whose file store cannot be asked is left out
-   * (warned once until it can be asked again).
-   */
-  private synchronized Map<String, VolumeSpace> space() {
-    Map<String, VolumeSpace> out = new LinkedHashMap<>();
-    for (ProviderConfig.Volume v : config.volumes()) {
-      try {
-        out.put(v.volume(), VolumeSpace.read(v.volume(), v.dataDirectory()));
-        spaceFailing.remove(v.volume());
-      } catch (IOException | RuntimeException e) {
-        if (spaceFailing.add(v.volume())) {
-          LOG.warn(
-              "volume {}: cannot read the space of dataDirectory {}: {}; not published",
-              v.volume(),
-              v.dataDirectory(),
-              e.toString());
-        }
-      }
-    }
-    return out;
-  }
-
-  private static Series toSeries(String name, List<Point> pts) {
-    Series.Builder b = Series.builder(name);
-    for (Point p : pts) {
-      b.add(p.time(), p.value());
-    }
-    return b.build();
+        probe.last(),
+        volumes.read());
   }
 
   /**

@@ -1,15 +1,5 @@
 package org.braid.provider;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationContext;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.MapperFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.module.SimpleModule;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
@@ -19,8 +9,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 import org.braid.infoprovider.logs.LogFormat;
+import org.braid.infoprovider.wire.Endpoint;
 import org.braid.infoprovider.wire.ProviderApi;
 
 /**
@@ -28,7 +18,8 @@ import org.braid.infoprovider.wire.ProviderApi;
  * has a default except the logs.
  *
  * @param hostname host name published in ads and LDIF (default: this machine's name)
- * @param url the server's access URL published beside it, e.g. gsiftp://host:2811 (default none)
+ * @param url the server's access URL, e.g. gsiftp://host:2811: the endpoint of each log that names
+ *     none and whose format it fits ({@link #endpointOf}); default none
  * @param database SQLite file (default /var/lib/braid-provider/provider.db)
  * @param retention how long transfers and samples are kept (default 30d)
  * @param poll how often logs are read and statistics recomputed (default 10s)
@@ -89,6 +80,12 @@ public record ProviderConfig(
       throw new IllegalArgumentException("config: logs: at least one log is needed");
     }
     logs = List.copyOf(logs);
+    java.util.Set<Path> paths = new java.util.HashSet<>();
+    for (Log l : logs) {
+      if (!paths.add(l.path().toAbsolutePath().normalize())) {
+        throw new IllegalArgumentException("config: logs: " + l.path() + " is listed twice");
+      }
+    }
     probes = probes == null ? new Probes(null, null, null) : probes;
     volumes = volumes == null ? List.of() : List.copyOf(volumes);
     java.util.Set<String> seen = new java.util.HashSet<>();
@@ -96,6 +93,26 @@ public record ProviderConfig(
       if (!seen.add(v.volume())) {
         throw new IllegalArgumentException("config: volumes: " + v.volume() + " is listed twice");
       }
+    }
+  }
+
+  /**
+   * The endpoint a log's statistics are published for: its own {@code endpoint}; else the
+   * configuration's {@code url} when that is an endpoint URL whose scheme fits the log's format
+   * ({@link Log#fits}); else none (null): the log's statistics are host-level.
+   */
+  public Endpoint endpointOf(Log log) {
+    if (log.endpoint() != null) {
+      return Endpoint.parse(log.endpoint());
+    }
+    if (url.isEmpty()) {
+      return null;
+    }
+    try {
+      Endpoint e = Endpoint.parse(url);
+      return Log.fits(log.format(), e.scheme()) ? e : null;
+    } catch (IllegalArgumentException notAnEndpoint) {
+      return null;
     }
   }
 
@@ -155,9 +172,17 @@ public record ProviderConfig(
    * @param format gridftp, nginx, apache or braid
    * @param volume the volume to file this log's transfers under (default: the volume the line
    *     names, GridFTP's VOLUME; "/" for the other formats)
+   * @param endpoint the endpoint whose server writes this log, {@code SCHEME://HOST[:PORT][/PATH]}
+   *     as replica URLs name it, e.g. {@code gsiftp://se.example.org:2811} (default: the
+   *     configuration's {@code url} when its scheme fits the format, else none: host-level)
    */
-  public record Log(Path path, LogFormat format, String volume) {
-    /** Checks both are given. */
+  public record Log(Path path, LogFormat format, String volume, String endpoint) {
+    /**
+     * Checks the path and format are given and the endpoint, if any, is an endpoint URL whose
+     * scheme fits the format.
+     *
+     * @throws IllegalArgumentException naming the log and the problem
+     */
     public Log {
       if (path == null) {
         throw new IllegalArgumentException("config: logs: a log needs a path");
@@ -168,6 +193,52 @@ public record ProviderConfig(
       }
       if (volume != null && volume.isBlank()) {
         throw new IllegalArgumentException("config: logs: " + path + ": volume must not be blank");
+      }
+      if (endpoint != null) {
+        Endpoint e;
+        try {
+          e = Endpoint.parse(endpoint);
+        } catch (IllegalArgumentException bad) {
+          throw new IllegalArgumentException("config: logs: " + path + ": " + bad.getMessage());
+        }
+        if (!fits(format, e.scheme())) {
+          throw new IllegalArgumentException(
+              "config: logs: "
+                  + path
+                  + ": endpoint "
+                  + endpoint
+                  + " does not fit format "
+                  + format.name().toLowerCase(Locale.ROOT)
+                  + " (its schemes: "
+                  + String.join(", ", schemes(format))
+                  + ")");
+        }
+      }
+    }
+
+    /** A log without an endpoint of its own. */
+    public Log(Path path, LogFormat format, String volume) {
+      this(path, format, volume, null);
+    }
+
+    /**
+     * Whether a log of this format can be written by a server of this scheme: gridftp by gsiftp and
+     * ftp doors, nginx and apache by http and https ones; a braid journal by any.
+     */
+    public static boolean fits(LogFormat format, String scheme) {
+      List<String> s = schemes(format);
+      return s.isEmpty() || s.contains(scheme.toLowerCase(Locale.ROOT));
+    }
+
+    private static List<String> schemes(LogFormat format) {
+      switch (format) {
+        case GRIDFTP:
+          return List.of("gsiftp", "ftp");
+        case NGINX:
+        case APACHE:
+          return List.of("http", "https");
+        default:
+          return List.of();
       }
     }
   }
@@ -259,68 +330,12 @@ public record ProviderConfig(
    * @throws IOException if the file cannot be read
    */
   public static ProviderConfig load(Path file) throws IOException {
-    Objects.requireNonNull(file, "file");
-    if (!Files.isRegularFile(file)) {
-      throw new IllegalArgumentException("configuration file not found: " + file);
-    }
-    try {
-      return yaml().readValue(file.toFile(), ProviderConfig.class);
-    } catch (JsonProcessingException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof IllegalArgumentException) {
-        throw new IllegalArgumentException(file + ": " + cause.getMessage(), e);
-      }
-      String where = e.getLocation() == null ? "" : " line " + e.getLocation().getLineNr() + ":";
-      throw new IllegalArgumentException(
-          file + ":" + where + " " + e.getOriginalMessage().replace('\n', ' '), e);
-    }
+    return ConfigYaml.load(file);
   }
 
   /** Parses "300s", "5m", "2h", "30d", "500ms" or an ISO-8601 duration ("PT5M"). */
   public static Duration parseDuration(String s) {
-    String t = s.trim().toLowerCase(Locale.ROOT);
-    try {
-      if (t.startsWith("p")) {
-        return Duration.parse(t.toUpperCase(Locale.ROOT));
-      }
-      if (t.endsWith("ms")) {
-        return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2).trim()));
-      }
-      long n = Long.parseLong(t.substring(0, t.length() - 1).trim());
-      switch (t.charAt(t.length() - 1)) {
-        case 's':
-          return Duration.ofSeconds(n);
-        case 'm':
-          return Duration.ofMinutes(n);
-        case 'h':
-          return Duration.ofHours(n);
-        case 'd':
-          return Duration.ofDays(n);
-        default:
-          break;
-      }
-    } catch (RuntimeException e) {
-      // fall through to the message below
-    }
-    throw new IllegalArgumentException("duration must look like 300s, 5m, 2h, 30d or PT5M: " + s);
-  }
-
-  private static ObjectMapper yaml() {
-    SimpleModule m = new SimpleModule();
-    m.addDeserializer(
-        Duration.class,
-        new StdDeserializer<Duration>(Duration.class) {
-          @Override
-          public Duration deserialize(JsonParser p, DeserializationContext ctx) throws IOException {
-            return parseDuration(p.getValueAsString());
-          }
-        });
-    return JsonMapper.builder(new YAMLFactory())
-        .enable(MapperFeature.ACCEPT_CASE_INSENSITIVE_ENUMS)
-        .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-        .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-        .addModule(m)
-        .build();
+    return ConfigYaml.parseDuration(s);
   }
 
   private static Duration positive(String what, Duration d, Duration dflt) {

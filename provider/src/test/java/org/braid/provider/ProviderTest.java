@@ -113,7 +113,7 @@ class ProviderTest {
     InstantSource clock = InstantSource.fixed(TestLines.NOW);
     try (Provider p = Provider.fromConfig(c, clock)) {
       assertEquals(20, p.refresh().records());
-      TransferStats s = p.snapshot().stats().get(0);
+      TransferStats s = p.snapshot().stats().get(0).stats();
       assertEquals(20, s.count());
       assertNotNull(s.forecast());
       assertTrue(s.forecast().isAvailable(), s.forecast().toString());
@@ -121,7 +121,7 @@ class ProviderTest {
     writeLog(20, 22);
     try (Provider p = Provider.fromConfig(c, clock)) {
       assertEquals(2, p.refresh().records());
-      assertEquals(22, p.snapshot().stats().get(0).count());
+      assertEquals(22, p.snapshot().stats().get(0).stats().count());
     }
   }
 
@@ -133,7 +133,7 @@ class ProviderTest {
       p.refresh();
       writeLog(10, 13);
       p.refresh();
-      assertEquals(13, p.snapshot().stats().get(0).count());
+      assertEquals(13, p.snapshot().stats().get(0).stats().count());
       // The log rewritten in place, shorter, with the same first line: it is read again from the
       // start, but lines already stored are not counted again.
       Path log = dir.resolve("gridftp.log");
@@ -142,7 +142,7 @@ class ProviderTest {
       p.refresh();
       writeLog(13, 14);
       p.refresh();
-      assertEquals(14, p.snapshot().stats().get(0).count());
+      assertEquals(14, p.snapshot().stats().get(0).stats().count());
       assertEquals(14, p.store().transferCount());
     }
   }
@@ -158,7 +158,7 @@ class ProviderTest {
     try (Provider p =
         Provider.fromConfig(ProviderConfig.load(yaml), InstantSource.fixed(TestLines.NOW))) {
       p.refresh();
-      assertEquals("/srv/archive", p.snapshot().stats().get(0).key().volume());
+      assertEquals("/srv/archive", p.snapshot().stats().get(0).stats().key().volume());
     }
   }
 
@@ -191,7 +191,7 @@ class ProviderTest {
       p.refresh();
       assertEquals(40, p.store().series("network/10.0.0.1/bandwidth").size());
       assertEquals(40e6, p.snapshot().lastSamples().get("network/10.0.0.1/bandwidth").value());
-      assertTrue(p.snapshot().stats().get(0).forecast().isAvailable());
+      assertTrue(p.snapshot().stats().get(0).stats().forecast().isAvailable());
     }
   }
 

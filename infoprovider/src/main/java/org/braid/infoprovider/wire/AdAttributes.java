@@ -1,5 +1,6 @@
 package org.braid.infoprovider.wire;
 
+import java.util.Map;
 import org.braid.infoprovider.SizeClass;
 import org.braid.infoprovider.TransferRecord.Operation;
 
@@ -13,6 +14,11 @@ import org.braid.infoprovider.TransferRecord.Operation;
  * LastRDBandwidth} (all sizes only), {@code AvgRDBandwidth10M}, {@code RDTransfers}, {@code
  * RDTransfers10M}, and when a forecast exists {@code PredRDBandwidth}, {@code PredRDErrorPct},
  * {@code PredRDConfidencePct} with the same suffixes.
+ *
+ * <p>An ad of one endpoint (the door whose server's logs its statistics come from) names it with
+ * {@link #URL} and its parts {@link #ENDPOINT_SCHEME}, {@link #ENDPOINT_HOST}, {@link
+ * #ENDPOINT_PORT} and {@link #ENDPOINT_PATH} ({@link #putEndpoint}); an ad without them holds
+ * host-level statistics (logs not tied to a door). {@link #endpoint} reads them back.
  */
 public final class AdAttributes {
 
@@ -31,8 +37,23 @@ public final class AdAttributes {
   /** The client host the statistics were measured for; absent in a volume's space-only ad. */
   public static final String PEER = "peer";
 
-  /** The server URL the provider was configured with. */
+  /**
+   * The endpoint's URL ({@link Endpoint#url()}, e.g. {@code gsiftp://se.example.org:2811}). Before
+   * providers published the endpoint's parts, the one server URL the provider was configured with.
+   */
   public static final String URL = "url";
+
+  /** The endpoint's scheme, e.g. {@code gsiftp}. */
+  public static final String ENDPOINT_SCHEME = "endpointScheme";
+
+  /** The endpoint's host, as replica URLs name it. */
+  public static final String ENDPOINT_HOST = "endpointHost";
+
+  /** The endpoint's port (an integer; the scheme's default when its URL names none). */
+  public static final String ENDPOINT_PORT = "endpointPort";
+
+  /** The endpoint's path prefix, starting and ending with {@code /}. */
+  public static final String ENDPOINT_PATH = "endpointPath";
 
   /** The volume's free space in bytes. */
   public static final String AVAILABLE_SPACE = "AvailableSpace";
@@ -63,6 +84,49 @@ public final class AdAttributes {
   }
 
   private AdAttributes() {}
+
+  /** Puts an endpoint's attributes into an ad: {@link #URL} and the four parts. */
+  public static void putEndpoint(Map<String, Object> ad, Endpoint e) {
+    ad.put(URL, e.url());
+    ad.put(ENDPOINT_SCHEME, e.scheme());
+    ad.put(ENDPOINT_HOST, e.host());
+    if (e.port() > 0) {
+      ad.put(ENDPOINT_PORT, (long) e.port());
+    }
+    ad.put(ENDPOINT_PATH, e.path());
+  }
+
+  /**
+   * The endpoint an ad names, or null for host-level statistics: its four parts when it has them (a
+   * port-less scheme may leave out the port), else its {@link #URL} when that is a URL with a host
+   * (what providers published before the parts existed). An ad whose parts do not make an endpoint
+   * (a bad port, an empty host) names none.
+   */
+  public static Endpoint endpoint(Map<String, Object> ad) {
+    Object scheme = ad.get(ENDPOINT_SCHEME);
+    Object host = ad.get(ENDPOINT_HOST);
+    Object path = ad.get(ENDPOINT_PATH);
+    Object port = ad.get(ENDPOINT_PORT);
+    try {
+      if (scheme instanceof String s && host instanceof String h) {
+        int p;
+        if (port == null) {
+          p = Endpoint.defaultPort(s);
+        } else if (port instanceof Long l && l >= 1 && l <= 65_535) {
+          p = l.intValue();
+        } else {
+          return null;
+        }
+        return new Endpoint(s, h, p, path instanceof String ps ? ps : "/");
+      }
+      if (ad.get(URL) instanceof String u && u.contains("://")) {
+        return Endpoint.parse(u);
+      }
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+    return null;
+  }
 
   /** {@code RD} for reads, {@code WR} for writes. */
   public static String op(Operation op) {

@@ -22,7 +22,8 @@ import org.braid.predictors.Forecast;
  * The JSON of a provider's {@code /v1/stats} answer, written by the provider and read back by
  * {@link #read}: {@code {computedAt, hostname, rejectedLines, stats: [...], volumes: [...]}}.
  *
- * <p>One statistics object: volume, peer, operation (read/write), sizeClass, count, failed, bytes,
+ * <p>One statistics object: endpoint (the endpoint's URL, {@link Endpoint#url()}; absent for
+ * host-level statistics), volume, peer, operation (read/write), sizeClass, count, failed, bytes,
  * minBandwidth, maxBandwidth, meanBandwidth, stddevBandwidth, medianBandwidth, lastBandwidth (bytes
  * per second), lastTime (ISO-8601), and when computed forecast {status (ok or
  * insufficient_history), predictor, chosen, value, errorPct, ciPct, history, scored}. One volume:
@@ -39,14 +40,14 @@ public final class StatsJson {
    * @param computedAt when the provider computed the statistics
    * @param hostname the provider's host name
    * @param rejectedLines log lines the provider could not read
-   * @param stats the statistics groups
+   * @param stats the statistics groups, each with its endpoint
    * @param volumes the configured volumes' space
    */
   public record Answer(
       Instant computedAt,
       String hostname,
       long rejectedLines,
-      List<TransferStats> stats,
+      List<ScopedStats> stats,
       List<VolumeSpace> volumes) {
     /** Copies the lists. */
     public Answer {
@@ -95,9 +96,11 @@ public final class StatsJson {
       throw new IOException("statistics answer is not a JSON object");
     }
     try {
-      List<TransferStats> stats = new ArrayList<>();
+      List<ScopedStats> stats = new ArrayList<>();
       for (JsonNode s : array(o, "stats")) {
-        stats.add(stats(s));
+        JsonNode e = s.get("endpoint");
+        stats.add(
+            new ScopedStats(e == null ? null : Endpoint.parse(text(s, "endpoint")), stats(s)));
       }
       List<VolumeSpace> volumes = new ArrayList<>();
       for (JsonNode v : array(o, "volumes")) {
@@ -115,9 +118,21 @@ public final class StatsJson {
     }
   }
 
-  /** One statistics object. */
-  public static ObjectNode of(TransferStats s) {
+  /** One statistics object, with its endpoint when it has one. */
+  public static ObjectNode of(ScopedStats scoped) {
     ObjectNode o = MAPPER.createObjectNode();
+    if (scoped.endpoint() != null) {
+      o.put("endpoint", scoped.endpoint().url());
+    }
+    return fill(o, scoped.stats());
+  }
+
+  /** One statistics object without an endpoint. */
+  public static ObjectNode of(TransferStats s) {
+    return fill(MAPPER.createObjectNode(), s);
+  }
+
+  private static ObjectNode fill(ObjectNode o, TransferStats s) {
     o.put("volume", s.key().volume());
     o.put("peer", s.key().peer());
     o.put("operation", s.key().operation().label());
@@ -148,9 +163,9 @@ public final class StatsJson {
   }
 
   /** An array of statistics objects. */
-  public static ArrayNode of(List<TransferStats> stats) {
+  public static ArrayNode of(List<ScopedStats> stats) {
     ArrayNode a = MAPPER.createArrayNode();
-    for (TransferStats s : stats) {
+    for (ScopedStats s : stats) {
       a.add(of(s));
     }
     return a;

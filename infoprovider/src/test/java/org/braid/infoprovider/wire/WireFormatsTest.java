@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -42,8 +43,75 @@ class WireFormatsTest {
     ad.put(AdAttributes.predicted(Operation.WRITE, SizeClass.C1G), 1.25e7);
     ad.put(AdAttributes.AVAILABLE_SPACE, Long.MAX_VALUE);
     Map<String, Object> space = Map.of(AdAttributes.VOLUME, "/empty", AdAttributes.TOTAL_SPACE, 0L);
-    List<Map<String, Object>> ads = List.of(ad, space);
-    assertEquals(ads, AdsJson.parse(utf8(AdsJson.write(ads))));
+    Map<String, Object> door = new LinkedHashMap<>(ad);
+    AdAttributes.putEndpoint(door, Endpoint.parse("HTTP://SE.example.org/data"));
+    List<Map<String, Object>> ads = List.of(ad, space, door);
+    List<Map<String, Object>> read = AdsJson.parse(utf8(AdsJson.write(ads)));
+    assertEquals(ads, read);
+    assertEquals(
+        new Endpoint("http", "se.example.org", 80, "/data/"), AdAttributes.endpoint(read.get(2)));
+    assertEquals("http://se.example.org:80/data/", read.get(2).get(AdAttributes.URL));
+    assertEquals(null, AdAttributes.endpoint(read.get(0)));
+  }
+
+  @Test
+  void endpoint_readFromParts_elseFromTheOldUrl_elseNone() {
+    assertEquals(
+        new Endpoint("gsiftp", "se", 2811, "/"),
+        AdAttributes.endpoint(
+            Map.of(AdAttributes.ENDPOINT_SCHEME, "gsiftp", AdAttributes.ENDPOINT_HOST, "se")));
+    // A provider from before endpoints: its one configured server URL.
+    assertEquals(
+        new Endpoint("http", "127.0.0.1", 18081, "/"),
+        AdAttributes.endpoint(Map.of(AdAttributes.URL, "http://127.0.0.1:18081")));
+    assertEquals(null, AdAttributes.endpoint(Map.of(AdAttributes.URL, "not a url")));
+    assertEquals(
+        null,
+        AdAttributes.endpoint(
+            Map.of(
+                AdAttributes.ENDPOINT_SCHEME,
+                "http",
+                AdAttributes.ENDPOINT_HOST,
+                "se",
+                AdAttributes.ENDPOINT_PORT,
+                70_000L)));
+    assertEquals(
+        null,
+        AdAttributes.endpoint(
+            Map.of(AdAttributes.ENDPOINT_SCHEME, "http", AdAttributes.ENDPOINT_HOST, "")));
+  }
+
+  @Test
+  void endpoint_serves_sameSchemeHostPort_andPathBelowItsPrefix() {
+    Endpoint e = Endpoint.parse("http://Se.Example.org:8080/data");
+    assertEquals("http://se.example.org:8080/data/", e.url());
+    assertTrue(e.serves(URI.create("http://se.example.org:8080/data/run42.h5")));
+    assertTrue(e.serves(URI.create("HTTP://SE.EXAMPLE.ORG:8080/data")));
+    assertTrue(!e.serves(URI.create("http://se.example.org:8080/database/x")));
+    assertTrue(!e.serves(URI.create("http://se.example.org/data/x")));
+    assertTrue(!e.serves(URI.create("https://se.example.org:8080/data/x")));
+    assertTrue(!e.serves(URI.create("http://other.example.org:8080/data/x")));
+    Endpoint root = Endpoint.parse("gsiftp://[::1]");
+    assertEquals("gsiftp://[::1]:2811", root.url());
+    assertTrue(root.serves(URI.create("gsiftp://[::1]:2811/any/file")));
+    assertEquals("gsiftp://[::1]:2811", Endpoint.serverOf(URI.create("gsiftp://[::1]/f")).server());
+  }
+
+  @Test
+  void endpoint_badText_oneLineErrorNamingIt() {
+    for (String bad :
+        List.of(
+            "se.example.org",
+            "http://",
+            "http://u:p@se/",
+            "http://se/?a=1",
+            "http://se:0/",
+            "1x://se/")) {
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> Endpoint.parse(bad), bad);
+      assertTrue(e.getMessage().contains("endpoint"), e.getMessage());
+      assertTrue(!e.getMessage().contains("\n"), e.getMessage());
+    }
   }
 
   @Test
@@ -129,7 +197,10 @@ class WireFormatsTest {
             T,
             "se.example.org",
             3,
-            List.of(withForecast, without, none),
+            List.of(
+                new ScopedStats(Endpoint.parse("gsiftp://se.example.org:2811"), withForecast),
+                new ScopedStats(Endpoint.parse("http://se.example.org:8080/data/"), without),
+                ScopedStats.ofHost(none)),
             List.of(new VolumeSpace("/data", Path.of("/srv/data"), 1L << 40, 1L << 42)));
     assertEquals(a, StatsJson.read(utf8(StatsJson.write(a))));
   }

@@ -1,12 +1,16 @@
 package org.braid.provider.publish;
 
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.braid.infoprovider.SizeClass;
 import org.braid.infoprovider.TransferRecord.Operation;
 import org.braid.infoprovider.VolumeSpace;
 import org.braid.infoprovider.stats.TransferStats;
+import org.braid.infoprovider.wire.Endpoint;
+import org.braid.infoprovider.wire.ScopedStats;
 import org.braid.predictors.Forecast;
 
 /**
@@ -30,6 +34,13 @@ import org.braid.predictors.Forecast;
  * available predrdbandwidth, predrderrorpct, predrdconfidencepct (per range too); for a volume with
  * a configured data directory availablespace and totalspace in bytes (a volume without transfers
  * gets an entry of its own, {@code dn: volume=...,hostname=...}).
+ *
+ * <p>Entries are per (endpoint, volume, peer). An endpoint's entries carry its URL as {@code
+ * gridftpurl} (gsiftp and ftp) or {@code url}, and end with {@code endpointscheme}, {@code
+ * endpointhost}, {@code endpointport} and {@code endpointpath}; host-level entries have none of
+ * these. When a provider publishes more than one endpoint (host-level counting as one), each
+ * endpoint's DN gets {@code endpoint=URL} between the volume and the host, so that DNs stay unique;
+ * a provider of one endpoint keeps Figure 3's DN.
  */
 public final class Ldif {
 
@@ -37,56 +48,72 @@ public final class Ldif {
 
   /** Renders a snapshot. */
   public static String render(Snapshot snap) {
-    Map<String, StringBuilder> entries = new LinkedHashMap<>();
-    Map<String, String> volumeOf = new LinkedHashMap<>();
-    for (TransferStats s : snap.stats()) {
-      String id = s.key().volume() + "\u0000" + s.key().peer();
-      volumeOf.put(id, s.key().volume());
-      StringBuilder e = entries.computeIfAbsent(id, k -> header(snap, s));
-      String op = s.key().operation() == Operation.READ ? "rd" : "wr";
-      String range = s.key().sizeClass().ldifSuffix();
-      if (s.key().sizeClass() == SizeClass.ALL) {
-        attr(e, "min" + op + "bandwidth", k(s.minBandwidth()));
-        attr(e, "max" + op + "bandwidth", k(s.maxBandwidth()));
-        attr(e, "avg" + op + "bandwidth", k(s.meanBandwidth()));
-        attr(e, "std" + op + "bandwidth", k(s.stddevBandwidth()));
-        attr(e, "med" + op + "bandwidth", k(s.medianBandwidth()));
-        attr(e, "last" + op + "bandwidth", k(s.lastBandwidth()));
-        attr(e, op + "transfers", Long.toString(s.count()));
-      } else {
-        attr(e, "avg" + op + "bandwidth" + range, k(s.meanBandwidth()));
-        attr(e, op + "transfers" + range, Long.toString(s.count()));
-      }
-      Forecast f = s.forecast();
-      if (f != null && f.isAvailable()) {
-        attr(e, "pred" + op + "bandwidth" + range, k(f.value()));
-        attr(e, "pred" + op + "errorpct" + range, String.format(Locale.ROOT, "%.1f", f.errorPct()));
-        attr(
-            e,
-            "pred" + op + "confidencepct" + range,
-            String.format(Locale.ROOT, "%.1f", f.ciPct()));
-      }
+    boolean several = snap.scopes().size() > 1;
+    Map<EntryKey, StringBuilder> entries = new LinkedHashMap<>();
+    for (ScopedStats scoped : snap.stats()) {
+      TransferStats s = scoped.stats();
+      EntryKey id = new EntryKey(scoped.endpoint(), s.key().volume(), s.key().peer());
+      StringBuilder e = entries.computeIfAbsent(id, k -> header(snap, k, several));
+      statistics(e, s);
     }
-    for (Map.Entry<String, StringBuilder> e : entries.entrySet()) {
-      space(e.getValue(), snap.volumes().get(volumeOf.get(e.getKey())));
-    }
-    java.util.Set<String> withEntries = new java.util.HashSet<>(volumeOf.values());
-    for (VolumeSpace v : snap.volumes().values()) {
-      if (!withEntries.contains(v.volume())) {
-        StringBuilder e = new StringBuilder();
-        attr(e, "dn", "volume=" + rdn(v.volume()) + "," + hostDn(snap));
-        attr(e, "hostname", snap.hostname());
-        url(e, snap);
-        attr(e, "volume", v.volume());
-        space(e, v);
-        entries.put(v.volume(), e);
-      }
+    Set<String> withEntries = new HashSet<>();
+    for (Map.Entry<EntryKey, StringBuilder> e : entries.entrySet()) {
+      withEntries.add(e.getKey().volume());
+      space(e.getValue(), snap.volumes().get(e.getKey().volume()));
+      endpoint(e.getValue(), e.getKey().endpoint());
     }
     StringBuilder out = new StringBuilder();
     for (StringBuilder e : entries.values()) {
       out.append(e).append('\n');
     }
+    for (VolumeSpace v : snap.volumes().values()) {
+      if (!withEntries.contains(v.volume())) {
+        StringBuilder e = new StringBuilder();
+        attr(e, "dn", "volume=" + rdn(v.volume()) + "," + hostDn(snap));
+        attr(e, "hostname", snap.hostname());
+        attr(e, "volume", v.volume());
+        space(e, v);
+        out.append(e).append('\n');
+      }
+    }
     return out.toString();
+  }
+
+  /** What one entry is about; endpoint null for host-level statistics. */
+  private record EntryKey(Endpoint endpoint, String volume, String peer) {}
+
+  private static void statistics(StringBuilder e, TransferStats s) {
+    String op = s.key().operation() == Operation.READ ? "rd" : "wr";
+    String range = s.key().sizeClass().ldifSuffix();
+    if (s.key().sizeClass() == SizeClass.ALL) {
+      attr(e, "min" + op + "bandwidth", k(s.minBandwidth()));
+      attr(e, "max" + op + "bandwidth", k(s.maxBandwidth()));
+      attr(e, "avg" + op + "bandwidth", k(s.meanBandwidth()));
+      attr(e, "std" + op + "bandwidth", k(s.stddevBandwidth()));
+      attr(e, "med" + op + "bandwidth", k(s.medianBandwidth()));
+      attr(e, "last" + op + "bandwidth", k(s.lastBandwidth()));
+      attr(e, op + "transfers", Long.toString(s.count()));
+    } else {
+      attr(e, "avg" + op + "bandwidth" + range, k(s.meanBandwidth()));
+      attr(e, op + "transfers" + range, Long.toString(s.count()));
+    }
+    Forecast f = s.forecast();
+    if (f != null && f.isAvailable()) {
+      attr(e, "pred" + op + "bandwidth" + range, k(f.value()));
+      attr(e, "pred" + op + "errorpct" + range, String.format(Locale.ROOT, "%.1f", f.errorPct()));
+      attr(e, "pred" + op + "confidencepct" + range, String.format(Locale.ROOT, "%.1f", f.ciPct()));
+    }
+  }
+
+  private static void endpoint(StringBuilder e, Endpoint endpoint) {
+    if (endpoint != null) {
+      attr(e, "endpointscheme", endpoint.scheme());
+      attr(e, "endpointhost", endpoint.host());
+      if (endpoint.port() > 0) {
+        attr(e, "endpointport", Integer.toString(endpoint.port()));
+      }
+      attr(e, "endpointpath", endpoint.path());
+    }
   }
 
   private static void space(StringBuilder e, VolumeSpace v) {
@@ -101,17 +128,24 @@ public final class Ldif {
     return Math.round(bytesPerSecond / 1000.0) + "K";
   }
 
-  private static StringBuilder header(Snapshot snap, TransferStats s) {
+  private static StringBuilder header(Snapshot snap, EntryKey k, boolean several) {
     StringBuilder e = new StringBuilder();
     StringBuilder dn = new StringBuilder();
-    dn.append("cn=").append(rdn(s.key().peer()));
-    dn.append(",volume=").append(rdn(s.key().volume()));
+    dn.append("cn=").append(rdn(k.peer()));
+    dn.append(",volume=").append(rdn(k.volume()));
+    if (several && k.endpoint() != null) {
+      dn.append(",endpoint=").append(rdn(k.endpoint().url()));
+    }
     dn.append(',').append(hostDn(snap));
     attr(e, "dn", dn.toString());
-    attr(e, "cn", s.key().peer());
+    attr(e, "cn", k.peer());
     attr(e, "hostname", snap.hostname());
-    url(e, snap);
-    attr(e, "volume", s.key().volume());
+    if (k.endpoint() != null) {
+      String url = k.endpoint().url();
+      String scheme = k.endpoint().scheme();
+      attr(e, scheme.equals("gsiftp") || scheme.equals("ftp") ? "gridftpurl" : "url", url);
+    }
+    attr(e, "volume", k.volume());
     return e;
   }
 
@@ -124,15 +158,6 @@ public final class Ldif {
       dn.append(",dc=").append(rdn(labels[i]));
     }
     return dn.append(",o=grid").toString();
-  }
-
-  private static void url(StringBuilder e, Snapshot snap) {
-    if (!snap.url().isEmpty()) {
-      attr(
-          e,
-          snap.url().startsWith("gsiftp:") || snap.url().startsWith("ftp:") ? "gridftpurl" : "url",
-          snap.url());
-    }
   }
 
   private static void attr(StringBuilder e, String name, String value) {

@@ -4,9 +4,15 @@ import java.util.Map;
 import org.braid.infoprovider.VolumeSpace;
 import org.braid.infoprovider.stats.TransferStats;
 import org.braid.infoprovider.store.Point;
+import org.braid.infoprovider.wire.ScopedStats;
 import org.braid.predictors.Forecast;
 
-/** The statistics in the Prometheus text exposition format (version 0.0.4). */
+/**
+ * The statistics in the Prometheus text exposition format (version 0.0.4). Transfer metrics carry
+ * the labels {@code volume}, {@code peer}, {@code operation}, {@code size_class} and, for an
+ * endpoint's statistics, {@code endpoint} (its URL); host-level statistics have no {@code endpoint}
+ * label.
+ */
 public final class PrometheusText {
 
   /** The content type of the format. */
@@ -18,40 +24,25 @@ public final class PrometheusText {
   public static String render(Snapshot snap) {
     StringBuilder sb = new StringBuilder(4096);
     header(sb, "braid_provider_transfers", "Successful transfers in the retention window.");
-    for (TransferStats s : snap.stats()) {
-      line(sb, "braid_provider_transfers", labels(s), s.count());
+    for (ScopedStats s : snap.stats()) {
+      line(sb, "braid_provider_transfers", labels(s), s.stats().count());
     }
     header(sb, "braid_provider_failed_transfers", "Failed transfers in the retention window.");
-    for (TransferStats s : snap.stats()) {
-      line(sb, "braid_provider_failed_transfers", labels(s), s.failed());
+    for (ScopedStats s : snap.stats()) {
+      line(sb, "braid_provider_failed_transfers", labels(s), s.stats().failed());
     }
     header(
         sb, "braid_provider_bytes", "Bytes moved by successful transfers in the retention window.");
-    for (TransferStats s : snap.stats()) {
-      line(sb, "braid_provider_bytes", labels(s), s.bytes());
+    for (ScopedStats s : snap.stats()) {
+      line(sb, "braid_provider_bytes", labels(s), s.stats().bytes());
     }
     header(
         sb,
         "braid_provider_bandwidth_bytes_per_second",
         "Transfer bandwidth statistics (stat = min, max, mean, stddev, median, last).");
-    for (TransferStats s : snap.stats()) {
+    for (ScopedStats s : snap.stats()) {
       String l = labels(s);
-      line(sb, "braid_provider_bandwidth_bytes_per_second", l + ",stat=\"min\"", s.minBandwidth());
-      line(sb, "braid_provider_bandwidth_bytes_per_second", l + ",stat=\"max\"", s.maxBandwidth());
-      line(
-          sb, "braid_provider_bandwidth_bytes_per_second", l + ",stat=\"mean\"", s.meanBandwidth());
-      line(
-          sb,
-          "braid_provider_bandwidth_bytes_per_second",
-          l + ",stat=\"stddev\"",
-          s.stddevBandwidth());
-      line(
-          sb,
-          "braid_provider_bandwidth_bytes_per_second",
-          l + ",stat=\"median\"",
-          s.medianBandwidth());
-      line(
-          sb, "braid_provider_bandwidth_bytes_per_second", l + ",stat=\"last\"", s.lastBandwidth());
+      bandwidths(sb, l, s.stats());
     }
     header(
         sb, "braid_provider_forecast_bytes_per_second", "Forecast bandwidth of the next transfer.");
@@ -61,8 +52,8 @@ public final class PrometheusText {
         "Average past normalized error of the forecast.");
     header(
         sb, "braid_provider_forecast_confidence_percent", "95% confidence interval of that error.");
-    for (TransferStats s : snap.stats()) {
-      Forecast f = s.forecast();
+    for (ScopedStats s : snap.stats()) {
+      Forecast f = s.stats().forecast();
       if (f != null && f.isAvailable()) {
         String l = labels(s) + ",predictor=\"" + esc(f.chosen()) + "\"";
         line(sb, "braid_provider_forecast_bytes_per_second", l, f.value());
@@ -119,7 +110,20 @@ public final class PrometheusText {
     return sb.toString();
   }
 
-  private static String labels(TransferStats s) {
+  private static void bandwidths(StringBuilder sb, String l, TransferStats s) {
+    String name = "braid_provider_bandwidth_bytes_per_second";
+    line(sb, name, l + ",stat=\"min\"", s.minBandwidth());
+    line(sb, name, l + ",stat=\"max\"", s.maxBandwidth());
+    line(sb, name, l + ",stat=\"mean\"", s.meanBandwidth());
+    line(sb, name, l + ",stat=\"stddev\"", s.stddevBandwidth());
+    line(sb, name, l + ",stat=\"median\"", s.medianBandwidth());
+    line(sb, name, l + ",stat=\"last\"", s.lastBandwidth());
+  }
+
+  private static String labels(ScopedStats scoped) {
+    TransferStats s = scoped.stats();
+    String endpoint =
+        scoped.endpoint() == null ? "" : ",endpoint=\"" + esc(scoped.endpoint().url()) + "\"";
     return "volume=\""
         + esc(s.key().volume())
         + "\",peer=\""
@@ -128,7 +132,8 @@ public final class PrometheusText {
         + s.key().operation().label()
         + "\",size_class=\""
         + s.key().sizeClass().label()
-        + "\"";
+        + "\""
+        + endpoint;
   }
 
   private static void header(StringBuilder sb, String name, String help) {

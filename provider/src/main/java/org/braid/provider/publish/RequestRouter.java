@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -27,6 +28,8 @@ import org.braid.infoprovider.TransferRecord.Operation;
 import org.braid.infoprovider.VolumeSpace;
 import org.braid.infoprovider.stats.TransferStats;
 import org.braid.infoprovider.store.Point;
+import org.braid.infoprovider.wire.Endpoint;
+import org.braid.infoprovider.wire.ScopedStats;
 import org.braid.infoprovider.wire.SeriesJson;
 import org.braid.infoprovider.wire.StatsJson;
 
@@ -231,26 +234,31 @@ final class RequestRouter implements HttpRequestHandler {
 
   private static void stats(Snapshot snap, List<NameValuePair> query, ClassicHttpResponse response)
       throws Reject {
-    allow(query, Set.of("peer", "operation", "sizeClass", "volume"));
+    allow(query, Set.of("peer", "operation", "sizeClass", "volume", "endpoint"));
     String peer = param(query, "peer");
     String volume = param(query, "volume");
+    String endpoint = param(query, "endpoint");
     Operation op = null;
     SizeClass sc = null;
+    Endpoint door = null;
     try {
       String o = param(query, "operation");
       op = o == null ? null : Operation.parse(o);
       String s = param(query, "sizeClass");
       sc = s == null ? null : SizeClass.parse(s);
+      door = endpoint == null || endpoint.isEmpty() ? null : Endpoint.parse(endpoint);
     } catch (IllegalArgumentException e) {
       throw new Reject(HttpStatus.SC_BAD_REQUEST, e.getMessage());
     }
-    List<TransferStats> out = new ArrayList<>();
-    for (TransferStats s : snap.stats()) {
+    List<ScopedStats> out = new ArrayList<>();
+    for (ScopedStats scoped : snap.stats()) {
+      TransferStats s = scoped.stats();
       if ((peer == null || peer.equals(s.key().peer()))
           && (volume == null || volume.equals(s.key().volume()))
           && (op == null || op == s.key().operation())
-          && (sc == null || sc == s.key().sizeClass())) {
-        out.add(s);
+          && (sc == null || sc == s.key().sizeClass())
+          && (endpoint == null || Objects.equals(door, scoped.endpoint()))) {
+        out.add(scoped);
       }
     }
     List<VolumeSpace> volumes =

@@ -1,20 +1,25 @@
 package org.braid.provider.publish;
 
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
 import org.braid.infoprovider.VolumeSpace;
-import org.braid.infoprovider.stats.TransferStats;
 import org.braid.infoprovider.store.Point;
+import org.braid.infoprovider.wire.Endpoint;
+import org.braid.infoprovider.wire.ScopedStats;
 
 /**
  * Everything the provider publishes at one moment, computed once and served to every reader.
  *
  * @param computedAt when the statistics were computed
  * @param hostname the server host name published in ads and LDIF
- * @param url the server's access URL (e.g. gsiftp://host:2811), may be empty
- * @param stats statistics per (volume, peer, operation, size class), including all-size rows
+ * @param stats statistics per endpoint (null for host-level) and (volume, peer, operation, size
+ *     class), including all-size rows
  * @param rejections rejected lines per log and reason
  * @param missingLogs whether each configured log was missing at the last poll
  * @param lastSamples the latest point of each probe series
@@ -23,8 +28,7 @@ import org.braid.infoprovider.store.Point;
 public record Snapshot(
     Instant computedAt,
     String hostname,
-    String url,
-    List<TransferStats> stats,
+    List<ScopedStats> stats,
     Map<String, Map<String, Long>> rejections,
     Map<String, Boolean> missingLogs,
     Map<String, Point> lastSamples,
@@ -38,23 +42,25 @@ public record Snapshot(
   public Snapshot {
     Objects.requireNonNull(computedAt, "computedAt");
     Objects.requireNonNull(hostname, "hostname");
-    Objects.requireNonNull(url, "url");
     stats = List.copyOf(stats);
     rejections = Map.copyOf(rejections);
     missingLogs = Map.copyOf(missingLogs);
     lastSamples = Map.copyOf(lastSamples);
-    volumes = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(volumes));
+    volumes = Collections.unmodifiableMap(new TreeMap<>(volumes));
   }
 
   /** The same snapshot with other volume space figures. */
   public Snapshot withVolumes(Map<String, VolumeSpace> v) {
-    return new Snapshot(computedAt, hostname, url, stats, rejections, missingLogs, lastSamples, v);
+    return new Snapshot(computedAt, hostname, stats, rejections, missingLogs, lastSamples, v);
   }
 
-  /** The same snapshot published under another host name and URL. */
-  public Snapshot withHost(String host, String serverUrl) {
-    return new Snapshot(
-        computedAt, host, serverUrl, stats, rejections, missingLogs, lastSamples, volumes);
+  /** The endpoints with statistics, in order of first appearance (null for host-level ones). */
+  public Set<Endpoint> scopes() {
+    Set<Endpoint> out = new LinkedHashSet<>();
+    for (ScopedStats s : stats) {
+      out.add(s.endpoint());
+    }
+    return out;
   }
 
   /** Total rejected lines over every log and reason. */

@@ -1,10 +1,12 @@
 package org.braid.provider.publish;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.braid.infoprovider.SizeClass;
 import org.braid.infoprovider.TransferRecord.Operation;
 import org.braid.infoprovider.VolumeSpace;
@@ -12,19 +14,22 @@ import org.braid.infoprovider.stats.TransferStats;
 import org.braid.infoprovider.wire.AdAttributes;
 import org.braid.infoprovider.wire.AdAttributes.Stat;
 import org.braid.infoprovider.wire.AdsJson;
+import org.braid.infoprovider.wire.Endpoint;
+import org.braid.infoprovider.wire.ScopedStats;
 import org.braid.predictors.Forecast;
 
 /**
- * Storage ads (paper 003, sections 2.3-2.4): one ad per (volume, peer) with the attributes a broker
- * ranks on, in bytes per second: {@code MinRDBandwidth}, {@code MaxRDBandwidth}, {@code
- * AvgRDBandwidth}, {@code StdRDBandwidth}, {@code MedRDBandwidth}, {@code LastRDBandwidth}, {@code
- * RDTransfers}, the per-size-class {@code AvgRDBandwidth10M}, {@code ...100M}, {@code ...500M},
- * {@code ...1G}, the write side with {@code WR} in place of {@code RD}, and when a forecast is
- * available {@code PredRDBandwidth}, {@code PredRDErrorPct}, {@code PredRDConfidencePct} (and per
- * size class, e.g. {@code PredRDBandwidth10M}). Also {@code hostname}, {@code volume}, {@code
- * peer}, {@code url}, and for a volume with a configured data directory {@code AvailableSpace} and
- * {@code TotalSpace} in bytes; such a volume without transfers gets an ad of its own without {@code
- * peer}.
+ * Storage ads (paper 003, sections 2.3-2.4): one ad per (endpoint, volume, peer) with the
+ * attributes a broker ranks on, in bytes per second: {@code MinRDBandwidth}, {@code
+ * MaxRDBandwidth}, {@code AvgRDBandwidth}, {@code StdRDBandwidth}, {@code MedRDBandwidth}, {@code
+ * LastRDBandwidth}, {@code RDTransfers}, the per-size-class {@code AvgRDBandwidth10M}, {@code
+ * ...100M}, {@code ...500M}, {@code ...1G}, the write side with {@code WR} in place of {@code RD},
+ * and when a forecast is available {@code PredRDBandwidth}, {@code PredRDErrorPct}, {@code
+ * PredRDConfidencePct} (and per size class, e.g. {@code PredRDBandwidth10M}). Also {@code
+ * hostname}, {@code volume}, {@code peer}, for an endpoint's statistics its {@code url} and parts
+ * ({@link AdAttributes#putEndpoint}; host-level statistics have none), and for a volume with a
+ * configured data directory {@code AvailableSpace} and {@code TotalSpace} in bytes; such a volume
+ * without transfers gets an ad of its own without {@code peer} and without an endpoint.
  */
 public final class StorageAds {
 
@@ -32,15 +37,16 @@ public final class StorageAds {
 
   /** The ads as ordered attribute maps (values are String, Long or Double). */
   public static List<Map<String, Object>> ads(Snapshot snap, String peerFilter) {
-    Map<String, Map<String, Object>> byVolumePeer = new LinkedHashMap<>();
-    for (TransferStats s : snap.stats()) {
+    Map<AdKey, Map<String, Object>> byScope = new LinkedHashMap<>();
+    for (ScopedStats scoped : snap.stats()) {
+      TransferStats s = scoped.stats();
       if (peerFilter != null && !peerFilter.equals(s.key().peer())) {
         continue;
       }
       Map<String, Object> ad =
-          byVolumePeer.computeIfAbsent(
-              s.key().volume() + "\u0000" + s.key().peer(),
-              k -> header(snap, s.key().volume(), s.key().peer()));
+          byScope.computeIfAbsent(
+              new AdKey(scoped.endpoint(), s.key().volume(), s.key().peer()),
+              k -> header(snap, k.endpoint(), k.volume(), k.peer()));
       Operation op = s.key().operation();
       SizeClass sc = s.key().sizeClass();
       if (sc == SizeClass.ALL) {
@@ -61,16 +67,16 @@ public final class StorageAds {
         ad.put(AdAttributes.predictedConfidencePct(op, sc), f.ciPct());
       }
     }
-    java.util.Set<String> withAds = new java.util.HashSet<>();
-    for (Map<String, Object> ad : byVolumePeer.values()) {
+    Set<String> withAds = new HashSet<>();
+    for (Map<String, Object> ad : byScope.values()) {
       String volume = (String) ad.get(AdAttributes.VOLUME);
       withAds.add(volume);
       space(ad, snap.volumes().get(volume));
     }
-    List<Map<String, Object>> out = new ArrayList<>(byVolumePeer.values());
+    List<Map<String, Object>> out = new ArrayList<>(byScope.values());
     for (VolumeSpace v : snap.volumes().values()) {
       if (!withAds.contains(v.volume())) {
-        Map<String, Object> a = header(snap, v.volume(), null);
+        Map<String, Object> a = header(snap, null, v.volume(), null);
         space(a, v);
         out.add(a);
       }
@@ -78,8 +84,15 @@ public final class StorageAds {
     return out;
   }
 
-  /** An ad's leading attributes; {@code peer} null for a volume's ad without transfers. */
-  private static Map<String, Object> header(Snapshot snap, String volume, String peer) {
+  /** What one ad is about; endpoint null for host-level statistics. */
+  private record AdKey(Endpoint endpoint, String volume, String peer) {}
+
+  /**
+   * An ad's leading attributes; {@code endpoint} null for host-level statistics, {@code peer} null
+   * for a volume's ad without transfers.
+   */
+  private static Map<String, Object> header(
+      Snapshot snap, Endpoint endpoint, String volume, String peer) {
     Map<String, Object> a = new LinkedHashMap<>();
     a.put(AdAttributes.MY_TYPE, AdAttributes.STORAGE);
     a.put(AdAttributes.HOSTNAME, snap.hostname());
@@ -87,8 +100,8 @@ public final class StorageAds {
     if (peer != null) {
       a.put(AdAttributes.PEER, peer);
     }
-    if (!snap.url().isEmpty()) {
-      a.put(AdAttributes.URL, snap.url());
+    if (endpoint != null) {
+      AdAttributes.putEndpoint(a, endpoint);
     }
     return a;
   }

@@ -21,6 +21,8 @@ import org.braid.infoprovider.logs.MalformedLineException;
 import org.braid.infoprovider.stats.ForecastInputs;
 import org.braid.infoprovider.stats.StatsAccumulator;
 import org.braid.infoprovider.store.Point;
+import org.braid.infoprovider.wire.Endpoint;
+import org.braid.infoprovider.wire.ScopedStats;
 import org.braid.provider.publish.HttpLimits;
 import org.braid.provider.publish.ProviderHttpServer;
 import org.braid.provider.publish.SeriesSource;
@@ -175,8 +177,9 @@ public final class StatsLoadHarness {
     return new Snapshot(
         Instant.now(),
         "gridftp.example.org",
-        "gsiftp://gridftp.example.org:2811",
-        acc.result(ForecastInputs.univariate(TestLines.NOW)),
+        acc.result(ForecastInputs.univariate(TestLines.NOW)).stream()
+            .map(s -> new ScopedStats(Endpoint.parse("gsiftp://gridftp.example.org:2811"), s))
+            .toList(),
         Map.of(),
         Map.of(),
         Map.of(),

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import org.braid.infoprovider.wire.Endpoint;
 import org.braid.infoprovider.wire.StatsJson;
 import org.braid.provider.Provider;
 import org.braid.provider.publish.Ldif;
@@ -123,6 +124,9 @@ final class RealServers {
     String ldif = Ldif.render(snap);
     JsonNode ads = StatsJson.MAPPER.readTree(get(http, base + "/v1/ads", "application/json"));
     String classAds = get(http, base + "/v1/ads", null);
+    // The configured url is the log's endpoint: its metrics carry it as a label.
+    Endpoint endpoint = snap.stats().isEmpty() ? null : snap.stats().get(0).endpoint();
+    String endpointLabel = endpoint == null ? "" : ",endpoint=\"" + endpoint.url() + "\"";
     for (Map.Entry<String, Expected> e : expected.entrySet()) {
       String[] k = e.getKey().split("\\|");
       Expected x = e.getValue();
@@ -158,7 +162,9 @@ final class RealServers {
               + k[1]
               + "\",size_class=\""
               + k[2]
-              + "\"}";
+              + "\""
+              + endpointLabel
+              + "}";
       assertTrue(
           metrics.contains("braid_provider_transfers" + labels + " " + x.count + "\n"),
           labels + "\n" + metrics);

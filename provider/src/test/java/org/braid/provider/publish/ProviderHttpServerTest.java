@@ -22,6 +22,8 @@ import org.braid.infoprovider.logs.LogFormat;
 import org.braid.infoprovider.stats.ForecastInputs;
 import org.braid.infoprovider.stats.StatsAccumulator;
 import org.braid.infoprovider.store.Point;
+import org.braid.infoprovider.wire.Endpoint;
+import org.braid.infoprovider.wire.ScopedStats;
 import org.braid.infoprovider.wire.StatsJson;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,8 +52,9 @@ class ProviderHttpServerTest {
         new Snapshot(
             TestLines.NOW,
             "gridftp.example.org",
-            "gsiftp://gridftp.example.org:2811",
-            acc.result(ForecastInputs.univariate(TestLines.NOW)),
+            acc.result(ForecastInputs.univariate(TestLines.NOW)).stream()
+                .map(s -> new ScopedStats(Endpoint.parse("gsiftp://gridftp.example.org:2811"), s))
+                .toList(),
             Map.of("/var/log/x.log", Map.of("binary data", 3L)),
             Map.of("/var/log/x.log", false),
             Map.of("disk/sda/util", new Point(TestLines.NOW, 12.5)),
@@ -130,7 +133,8 @@ class ProviderHttpServerTest {
     HttpResponse<String> json = get("/v1/ads?peer=10.0.0.1", "application/json");
     JsonNode a = StatsJson.MAPPER.readTree(json.body());
     assertEquals(1, a.size());
-    assertEquals(snap.stats().get(0).meanBandwidth(), a.get(0).get("AvgRDBandwidth").asDouble(), 0);
+    assertEquals(
+        snap.stats().get(0).stats().meanBandwidth(), a.get(0).get("AvgRDBandwidth").asDouble(), 0);
   }
 
   @Test
@@ -142,7 +146,7 @@ class ProviderHttpServerTest {
     assertTrue(
         m.body()
             .contains(
-                "braid_provider_transfers{volume=\"/data\",peer=\"10.0.0.1\",operation=\"read\",size_class=\"10M\"} 20\n"),
+                "braid_provider_transfers{volume=\"/data\",peer=\"10.0.0.1\",operation=\"read\",size_class=\"10M\",endpoint=\"gsiftp://gridftp.example.org:2811\"} 20\n"),
         m.body());
     assertTrue(
         m.body()

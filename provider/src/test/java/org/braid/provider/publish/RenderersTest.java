@@ -10,6 +10,8 @@ import org.braid.infoprovider.SizeClass;
 import org.braid.infoprovider.TransferRecord.Operation;
 import org.braid.infoprovider.stats.StatsKey;
 import org.braid.infoprovider.stats.TransferStats;
+import org.braid.infoprovider.wire.Endpoint;
+import org.braid.infoprovider.wire.ScopedStats;
 import org.braid.predictors.Forecast;
 import org.junit.jupiter.api.Test;
 
@@ -49,8 +51,9 @@ class RenderersTest {
     return new Snapshot(
         T,
         "dpslx04.lbl.gov",
-        "gsiftp://dpslx04.lbl.gov:61000",
-        List.of(all, small),
+        List.of(all, small).stream()
+            .map(s -> new ScopedStats(Endpoint.parse("gsiftp://dpslx04.lbl.gov:61000"), s))
+            .toList(),
         Map.of("/var/log/a \"b\".log", Map.of("bad\nreason", 2L)),
         Map.of("/var/log/a \"b\".log", true),
         Map.of(),
@@ -102,7 +105,7 @@ class RenderersTest {
     assertTrue(m.contains("braid_provider_log_missing{log=\"/var/log/a \\\"b\\\".log\"} 1\n"), m);
     assertTrue(
         m.contains(
-            "braid_provider_bandwidth_bytes_per_second{volume=\"/\",peer=\"p\",operation=\"read\",size_class=\"10M\",stat=\"mean\"} 5714000\n"),
+            "braid_provider_bandwidth_bytes_per_second{volume=\"/\",peer=\"p\",operation=\"read\",size_class=\"10M\",endpoint=\"gsiftp://dpslx04.lbl.gov:61000\",stat=\"mean\"} 5714000\n"),
         m);
   }
 
