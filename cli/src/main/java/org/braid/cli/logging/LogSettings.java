@@ -26,17 +26,16 @@ import java.util.Optional;
  *     BRAID_LOG_WIRE} on, else off
  * @param problems one line per item that was not understood (and was ignored)
  */
-public record LogSettings(
-    Level root, Map<String, Level> levels, Level wire, List<String> problems) {
+record LogSettings(Level root, Map<String, Level> levels, Level wire, List<String> problems) {
 
   /** HttpClient 5's wire logger: every byte on every connection. */
-  public static final String WIRE_LOGGER = "org.apache.hc.client5.http.wire";
+  static final String WIRE_LOGGER = "org.apache.hc.client5.http.wire";
 
   /** The level when {@code BRAID_LOG} is unset. */
-  public static final Level DEFAULT_LEVEL = Level.WARN;
+  static final Level DEFAULT_LEVEL = Level.WARN;
 
   /** Copies the map (keeping its order) and the list. */
-  public LogSettings {
+  LogSettings {
     levels = Collections.unmodifiableMap(new LinkedHashMap<>(levels));
     problems = List.copyOf(problems);
   }
@@ -47,7 +46,7 @@ public record LogSettings(
    * @param log the value of {@code BRAID_LOG}, or null
    * @param wire the value of {@code BRAID_LOG_WIRE}, or null
    */
-  public static LogSettings parse(String log, String wire) {
+  static LogSettings parse(String log, String wire) {
     Level root = DEFAULT_LEVEL;
     Map<String, Level> levels = new LinkedHashMap<>();
     List<String> problems = new ArrayList<>();
@@ -78,7 +77,7 @@ public record LogSettings(
   }
 
   /** Reads {@code BRAID_LOG} and {@code BRAID_LOG_WIRE} from the environment. */
-  public static LogSettings fromEnvironment() {
+  static LogSettings fromEnvironment() {
     return parse(System.getenv("BRAID_LOG"), System.getenv("BRAID_LOG_WIRE"));
   }
 
