@@ -94,6 +94,9 @@ class TarballInstallTest {
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(30, TimeUnit.SECONDS));
     assertNotEquals(0, p.exitValue(), "touch inside the install succeeded: " + out);
+    // touch itself failed, for the reason expected (not the mount that sets it up)
+    String reason = Install.isRoot() ? "Read-only file system" : "Permission denied";
+    assertTrue(out.contains("touch: cannot touch") && out.contains(reason), out);
     assertFalse(Files.exists(home.resolve("lib/probe")));
   }
 
