@@ -14,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -22,7 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
  * systemd-analyze reads it, the postinst's user creation, and the provider run from the package
  * unpacked (dpkg-deb -x) into a temporary root that is then made read-only.
  */
-@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class DebianPackageTest {
 
   private static final String UNIT = "/lib/systemd/system/braid-provider.service";

@@ -17,12 +17,12 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
+import org.braid.testkit.RealComponent;
 
 /**
  * The built packages (cli/target) and what it takes to install them read-only: real tools (tar,
- * dpkg-deb, systemd-analyze) that fail the test under CI=true when missing and skip it elsewhere,
- * and a read-only install directory.
+ * dpkg-deb, systemd-analyze, unshare) found through {@link RealComponent} (missing: the test fails
+ * under CI=true and is skipped elsewhere), and a read-only install directory.
  */
 final class Install {
 
@@ -55,21 +55,9 @@ final class Install {
     return found.get(0);
   }
 
-  /** The path of {@code tool} on PATH; fails under CI=true when missing, else skips. */
+  /** The path of {@code tool}; fails under CI=true when missing, else skips (RealComponent). */
   static Path tool(String tool, String debianPackage) {
-    for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
-      Path p = Path.of(dir.isEmpty() ? "." : dir, tool);
-      if (Files.isExecutable(p)) {
-        return p;
-      }
-    }
-    String msg =
-        tool + " is not installed (Debian: apt-get install " + debianPackage + ", or .ci/install)";
-    if ("true".equals(System.getenv("CI"))) {
-      fail(msg);
-    }
-    Assumptions.assumeTrue(false, msg);
-    return null;
+    return RealComponent.executable(tool, debianPackage);
   }
 
   static boolean isRoot() {

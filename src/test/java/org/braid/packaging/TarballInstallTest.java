@@ -21,7 +21,6 @@ import org.braid.cli.mirror.Mirror;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,7 +28,6 @@ import org.junit.jupiter.api.io.TempDir;
  * provider from its own files and example configuration, and its launcher writes only into a cache
  * outside the install.
  */
-@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class TarballInstallTest {
 
   /**
