@@ -315,7 +315,7 @@ final class BlockScheduler implements Leases {
 
   private void checkAllDropped() {
     if (!finished() && health.allDropped()) {
-      failure = new DownloadException(health.allDroppedMessage());
+      failure = new DownloadException(health.allDroppedMessage(), null, health.allDroppedKind());
       changed.signalAll();
     }
   }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -96,6 +97,12 @@ public final class Download {
     Ticker ticker = Ticker.system();
     Consumer<Progress> progress;
     Function<URI, RangeSource> sourceFactory;
+    long expectedSize = -1;
+    int maxTries = Guards.DEFAULT.maxTries();
+    long lowSpeedLimit = Guards.DEFAULT.lowSpeedLimit();
+    Duration lowSpeedTime = Guards.DEFAULT.lowSpeedTime();
+    long maxBytesPerSecond;
+    Duration maxRetryAfter = Guards.DEFAULT.maxRetryAfter();
 
     private Builder() {}
 
@@ -219,6 +226,22 @@ public final class Download {
     }
 
     /**
+     * The size the file must have, as a catalog or Metalink declares it: a replica that reports
+     * another size is not used, and if none has it the download fails before fetching anything
+     * ({@link DownloadException.Kind#VERIFICATION} when every replica answered). Default: -1, none
+     * (the size most replicas report).
+     *
+     * @throws IllegalArgumentException if below -1
+     */
+    public Builder expectedSize(long bytes) {
+      if (bytes < -1) {
+        throw new IllegalArgumentException("expected size must be -1 (none) or more: " + bytes);
+      }
+      this.expectedSize = bytes;
+      return this;
+    }
+
+    /**
      * Builds the download: an immutable copy of the settings, which later changes to this builder
      * do not affect. Touches nothing on disk or on the network.
      *
@@ -251,7 +274,14 @@ public final class Download {
               clock,
               ticker,
               progress,
-              sourceFactory));
+              sourceFactory,
+              new Guards(
+                  expectedSize,
+                  maxTries,
+                  lowSpeedLimit,
+                  lowSpeedTime,
+                  maxBytesPerSecond,
+                  maxRetryAfter)));
     }
 
     private List<URI> ordered() {

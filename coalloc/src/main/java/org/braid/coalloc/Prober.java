@@ -37,7 +37,8 @@ final class Prober {
   private record Answer(Validators validators, String error) {}
 
   /**
-   * Probes the sources, one per URL.
+   * Probes the sources, one per URL. The file's size is the one the guards declare, else the one
+   * most replicas report.
    *
    * @throws DownloadException if no replica is usable, with every reason
    */
@@ -47,7 +48,8 @@ final class Prober {
       List<RangeSource> sources,
       ToDoubleFunction<URI> rate,
       Ticker ticker,
-      Duration limit)
+      Duration limit,
+      Guards guards)
       throws DownloadException {
     long probeStart = ticker.read();
     List<Answer> answers = askAll(id, sources, limit);
@@ -56,7 +58,9 @@ final class Prober {
         id,
         sources.size(),
         (ticker.read() - probeStart) / 1_000_000);
-    long size = majoritySize(answers.stream().map(Answer::validators).toList());
+    long declared = guards.expectedSize();
+    long size =
+        declared >= 0 ? declared : majoritySize(answers.stream().map(Answer::validators).toList());
     List<Replica> replicas = new ArrayList<>();
     Map<URI, Validators> validators = new LinkedHashMap<>();
     for (int i = 0; i < answers.size(); i++) {
@@ -68,7 +72,13 @@ final class Prober {
         r.dropReason = answers.get(i).error();
       } else if (v.size() != size) {
         r.dropped = true;
-        r.dropReason = u + ": serves " + v.size() + " bytes, the other replicas " + size;
+        r.dropReason =
+            u
+                + ": serves "
+                + v.size()
+                + " bytes, "
+                + (declared >= 0 ? "the catalog declares " : "the other replicas ")
+                + size;
       } else {
         validators.put(u, v);
       }
@@ -86,7 +96,12 @@ final class Prober {
       for (Replica r : replicas) {
         sb.append(' ').append(r.dropReason).append(';');
       }
-      throw new DownloadException(sb.substring(0, sb.length() - 1));
+      // every replica answered and none has the declared size: the data is not what was promised
+      boolean allAnswered = answers.stream().allMatch(a -> a.validators() != null);
+      throw new DownloadException(
+          sb.substring(0, sb.length() - 1),
+          null,
+          allAnswered ? DownloadException.Kind.VERIFICATION : DownloadException.Kind.NETWORK);
     }
     return new Probed(size, replicas, validators);
   }

@@ -94,6 +94,17 @@ final class ReplicaHealth {
     return replicas.stream().allMatch(r -> r.dropped);
   }
 
+  /**
+   * The kind of failure of a download whose every replica was dropped: {@link
+   * DownloadException.Kind#VERIFICATION} when each was dropped for bad pieces, else {@link
+   * DownloadException.Kind#NETWORK}.
+   */
+  DownloadException.Kind allDroppedKind() {
+    return replicas.stream().allMatch(r -> r.badPieces >= MAX_BAD_PIECES)
+        ? DownloadException.Kind.VERIFICATION
+        : DownloadException.Kind.NETWORK;
+  }
+
   /** The message for a download whose every replica was dropped: each reason in turn. */
   String allDroppedMessage() {
     StringBuilder sb = new StringBuilder("every replica failed:");
