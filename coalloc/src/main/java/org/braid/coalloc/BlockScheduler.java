@@ -46,6 +46,19 @@ final class BlockScheduler implements Leases {
       Ticker nanos,
       RangeSet alreadyDone,
       PieceHashes pieces) {
+    this(size, replicas, connections, policy, nanos, alreadyDone, pieces, Guards.DEFAULT);
+  }
+
+  /** A scheduler as above whose replicas' failures are judged with the guards' limits. */
+  BlockScheduler(
+      long size,
+      List<Replica> replicas,
+      int connections,
+      BlockPolicy policy,
+      Ticker nanos,
+      RangeSet alreadyDone,
+      PieceHashes pieces,
+      Guards guards) {
     this.replicas = List.copyOf(replicas);
     this.policy = policy;
     this.nanos = nanos;
@@ -53,7 +66,7 @@ final class BlockScheduler implements Leases {
     this.log = new EventLog(startNanos);
     this.pool = new RangePool(size, alreadyDone);
     this.flows = new Flows(this.replicas, connections, startNanos);
-    this.health = new ReplicaHealth(this.replicas);
+    this.health = new ReplicaHealth(this.replicas, guards);
     this.pieces = pieces == null ? PieceTracker.none(size) : PieceTracker.of(pieces, size, pool);
     this.view = new PolicyView(this.replicas, pool, flows);
     this.assigner = new Assigner(policy, view, pool, flows, health);
@@ -302,7 +315,7 @@ final class BlockScheduler implements Leases {
     long now = nanos.read();
     end(l, now, result);
     Replica r = l.flow.replica;
-    if (e != null && !r.dropped && health.failed(r, e.retryable(), now)) {
+    if (e != null && !r.dropped && health.failed(r, e.retryable(), e.retryAfter(), now)) {
       drop(r, OneLine.of(e));
     }
     changed.signalAll();

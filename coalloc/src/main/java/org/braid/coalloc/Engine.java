@@ -85,7 +85,7 @@ final class Engine {
       Instant start = spec.clock().instant();
       Journal j = spec.journal() == null ? null : new Journal(spec.journal(), id);
       JournalFeed journal = new JournalFeed(id, j, uris, size, start);
-      Fetcher fetcher = new Fetcher(id, s, part::write);
+      Fetcher fetcher = new Fetcher(id, s, part::write, spec.guards());
       List<Thread> workers = new ArrayList<>();
       for (Flow f : s.flows()) {
         if (!f.replica.dropped) {
@@ -140,7 +140,8 @@ final class Engine {
             ((BlockPolicy.Spec) spec.scheme()).create(),
             ticker,
             kept,
-            spec.pieces());
+            spec.pieces(),
+            spec.guards());
     scheduler = s;
     if (cancelled) {
       s.abort(new DownloadException("cancelled", null, DownloadException.Kind.CANCELLED));

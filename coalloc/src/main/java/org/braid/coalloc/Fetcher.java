@@ -33,12 +33,24 @@ final class Fetcher {
   private final Leases leases;
   private final Sink sink;
   private final Map<Lease, ReadableByteChannel> open = new ConcurrentHashMap<>();
+  private final Guards guards;
+  private final Throttle throttle;
 
-  /** A fetch loop for the download with the given log id. */
+  /** A fetch loop for the download with the given log id, with the default guards. */
   Fetcher(String id, Leases leases, Sink sink) {
+    this(id, leases, sink, Guards.DEFAULT);
+  }
+
+  /**
+   * A fetch loop for the download with the given log id that keeps the guards' low-speed limit (per
+   * request) and rate limit (all requests together).
+   */
+  Fetcher(String id, Leases leases, Sink sink, Guards guards) {
     this.id = id;
     this.leases = leases;
     this.sink = sink;
+    this.guards = guards;
+    this.throttle = new Throttle(guards.maxBytesPerSecond());
   }
 
   /** Starts a daemon thread that fetches for the flow from the source until no lease is left. */
@@ -90,7 +102,12 @@ final class Fetcher {
       long end = l.requestEnd();
       ch = src.open(l.from, end - l.from);
       open.put(l, ch);
-      read(l, ch, buf);
+      read(
+          l,
+          ch,
+          buf,
+          new LowSpeed(
+              src.uri(), guards.lowSpeedLimit(), guards.lowSpeedTime(), System.nanoTime()));
     } catch (SourceException e) {
       failed(l, e);
     } catch (LocalWriteException e) {
@@ -100,6 +117,9 @@ final class Fetcher {
           l,
           new SourceException.ConnectionException(
               src.uri(), "read failed: " + HttpRangeSource.describe(e), e));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      leases.release(l);
     } catch (RuntimeException e) {
       LOG.error("[{}] bug while fetching from {}", id, src.uri(), e);
       leases.fail(l, e);
@@ -112,7 +132,8 @@ final class Fetcher {
   }
 
   /** Reads the lease's chunks until its range is done, it must stop, or the channel ends. */
-  private void read(Lease l, ReadableByteChannel ch, ByteBuffer buf) throws IOException {
+  private void read(Lease l, ReadableByteChannel ch, ByteBuffer buf, LowSpeed speed)
+      throws IOException, InterruptedException {
     Leases.ChunkWriter writer =
         (pos, off, len) -> {
           ByteBuffer d = buf.duplicate();
@@ -128,7 +149,7 @@ final class Fetcher {
         leases.release(l);
         return;
       }
-      buf.clear();
+      buf.clear().limit(throttle.chunk(buf.capacity()));
       int n = ch.read(buf);
       if (n < 0) {
         leases.release(l);
@@ -138,6 +159,7 @@ final class Fetcher {
         continue;
       }
       Leases.Step st = leases.deliver(l, n, writer);
+      long paused = throttle.take(n);
       if (st == Leases.Step.DONE) {
         return;
       }
@@ -145,6 +167,7 @@ final class Fetcher {
         leases.release(l);
         return;
       }
+      speed.received(n, paused, System.nanoTime());
     }
   }
 

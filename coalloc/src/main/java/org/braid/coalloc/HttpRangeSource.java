@@ -11,6 +11,7 @@ import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
@@ -102,10 +103,14 @@ public final class HttpRangeSource implements RangeSource {
             .addRequestInterceptorLast(
                 (request, entity, context) -> {
                   // the token goes to this replica's host only, not to wherever it redirects
-                  if (options.bearerToken() != null
-                      && sameOrigin(request.getAuthority(), request.getScheme())) {
+                  if (!sameOrigin(request.getAuthority(), request.getScheme())) {
+                    return;
+                  }
+                  if (options.bearerToken() != null) {
                     request.setHeader("Authorization", "Bearer " + options.bearerToken());
                   }
+                  // the user's extra headers, like the token, to this replica's host only
+                  options.headers().forEach(request::setHeader);
                 })
             .build();
   }
@@ -214,13 +219,13 @@ public final class HttpRangeSource implements RangeSource {
         String cr = header(r, "Content-Range");
         Matcher m = cr == null ? null : UNSATISFIED_RANGE.matcher(cr.trim());
         if (m == null || !m.matches() || Long.parseLong(m.group(1)) != 0) {
-          throw new SourceException.HttpStatusException(uri, status, r.getReasonPhrase());
+          throw statusError(r);
         }
         v = new Validators(0, etag(r), header(r, "Last-Modified"));
       } else if (status == 200) {
         throw new SourceException.RangeIgnoredException(uri, 0, 1);
       } else {
-        throw new SourceException.HttpStatusException(uri, status, r.getReasonPhrase());
+        throw statusError(r);
       }
       probed = v;
       return v;
@@ -334,7 +339,7 @@ public final class HttpRangeSource implements RangeSource {
                 + (size < 0 ? "" : "/" + size));
       }
     } else {
-      throw new SourceException.HttpStatusException(uri, status, r.getReasonPhrase());
+      throw statusError(r);
     }
     String cl = header(r, "Content-Length");
     if (cl != null && !cl.trim().equals(Long.toString(length))) {
@@ -422,6 +427,15 @@ public final class HttpRangeSource implements RangeSource {
 
   private static String etag(ClassicHttpResponse r) {
     return header(r, "ETag");
+  }
+
+  /** The error for an answer with an unexpected status, with its {@code Retry-After} if any. */
+  private SourceException.HttpStatusException statusError(ClassicHttpResponse r) {
+    return new SourceException.HttpStatusException(
+        uri,
+        r.getCode(),
+        r.getReasonPhrase(),
+        RetryAfter.parse(header(r, "Retry-After"), Instant.now()));
   }
 
   private static String header(ClassicHttpResponse r, String name) {

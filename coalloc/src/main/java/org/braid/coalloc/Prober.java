@@ -52,7 +52,7 @@ final class Prober {
       Guards guards)
       throws DownloadException {
     long probeStart = ticker.read();
-    List<Answer> answers = askAll(id, sources, limit);
+    List<Answer> answers = askAll(id, sources, limit, guards);
     LOG.debug(
         "[{}] probed {} replicas in {} ms",
         id,
@@ -111,13 +111,17 @@ final class Prober {
    * source's own time limit is the one reported); a source that has not answered by then, or when
    * this thread is interrupted, has an error saying so.
    */
-  private static List<Answer> askAll(String id, List<RangeSource> sources, Duration limit) {
+  private static List<Answer> askAll(
+      String id, List<RangeSource> sources, Duration limit, Guards guards) {
     AtomicReferenceArray<Answer> answers = new AtomicReferenceArray<>(sources.size());
+    long until = System.nanoTime() + limit.toNanos();
     List<Thread> ts = new ArrayList<>();
     for (int i = 0; i < sources.size(); i++) {
       int k = i;
       Thread t =
-          new Thread(() -> answers.set(k, ask(sources.get(k))), "braid-" + id + "-probe" + i);
+          new Thread(
+              () -> answers.set(k, ask(sources.get(k), guards, until)),
+              "braid-" + id + "-probe" + i);
       t.setDaemon(true);
       ts.add(t);
       t.start();
@@ -149,9 +153,33 @@ final class Prober {
     return out;
   }
 
-  private static Answer ask(RangeSource source) {
+  /**
+   * Probes the source; a server that asks to retry later ({@code Retry-After} within the guards'
+   * limit) is asked again after that delay, up to the guards' tries, while that ends before {@code
+   * untilNanos}.
+   */
+  private static Answer ask(RangeSource source, Guards guards, long untilNanos) {
     try {
-      return new Answer(source.probe(), null);
+      for (int tries = 1; ; tries++) {
+        try {
+          return new Answer(source.probe(), null);
+        } catch (SourceException e) {
+          Duration wait = e.retryAfter();
+          if (!e.retryable()
+              || wait == null
+              || tries >= guards.maxTries()
+              || wait.compareTo(guards.maxRetryAfter()) > 0
+              || System.nanoTime() + wait.toNanos() - untilNanos > 0) {
+            throw e;
+          }
+          LOG.info(
+              "{}: retrying the probe in {} s as the server asks", source.uri(), wait.toSeconds());
+          Thread.sleep(Math.max(1, wait.toMillis()));
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Answer(null, source.uri() + ": probe interrupted");
     } catch (IOException | RuntimeException e) {
       String m = OneLine.of(e);
       String u = source.uri().toString();

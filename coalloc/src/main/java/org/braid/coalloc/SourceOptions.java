@@ -2,6 +2,11 @@ package org.braid.coalloc;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -21,6 +26,7 @@ public final class SourceOptions {
   private final Path caBundle;
   private final String userAgent;
   private final Duration probeTimeout;
+  private final Map<String, String> headers;
 
   private SourceOptions(Builder b) {
     this.connectTimeout = b.connectTimeout;
@@ -32,6 +38,7 @@ public final class SourceOptions {
     this.caBundle = b.caBundle;
     this.userAgent = b.userAgent;
     this.probeTimeout = b.probeTimeout;
+    this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(b.headers));
   }
 
   /** A builder starting from the defaults. */
@@ -87,6 +94,14 @@ public final class SourceOptions {
     return probeTimeout;
   }
 
+  /**
+   * Extra HTTP request headers by name, in the order given, sent to each replica's own host only
+   * (not to hosts it redirects to).
+   */
+  public Map<String, String> headers() {
+    return headers;
+  }
+
   /** Builds {@link SourceOptions}. Not thread-safe. */
   public static final class Builder {
     private Duration connectTimeout = Duration.ofSeconds(10);
@@ -98,8 +113,37 @@ public final class SourceOptions {
     private Path caBundle;
     private String userAgent = "braid/0.1";
     private Duration probeTimeout = Duration.ofSeconds(15);
+    private final Map<String, String> headers = new LinkedHashMap<>();
 
     private Builder() {}
+
+    /**
+     * Adds an HTTP request header, e.g. {@code X-Experiment: atlas}, sent to each replica's own
+     * host (not to hosts it redirects to); the same name again replaces the value. Default: none.
+     *
+     * @throws IllegalArgumentException for a name that is not an HTTP token, a value with a line
+     *     break or other control character, or a header braid sets itself (Range, Host,
+     *     Content-Length, Connection, Transfer-Encoding)
+     */
+    public Builder header(String name, String value) {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(value, "value");
+      if (!name.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}")) {
+        throw new IllegalArgumentException("not a valid header name: '" + name + "'");
+      }
+      if (value.length() > 8192 || !value.matches("[^\\x00-\\x08\\x0a-\\x1f\\x7f]*")) {
+        throw new IllegalArgumentException(
+            "header " + name + ": value has a line break or control character, or is too long");
+      }
+      String lower = name.toLowerCase(Locale.ROOT);
+      if (List.of("range", "host", "content-length", "connection", "transfer-encoding")
+          .contains(lower)) {
+        throw new IllegalArgumentException("header " + name + " is set by braid itself");
+      }
+      headers.keySet().removeIf(k -> k.equalsIgnoreCase(name));
+      headers.put(name, value.trim());
+      return this;
+    }
 
     /**
      * Time allowed to open a connection. Default: 10 s.
