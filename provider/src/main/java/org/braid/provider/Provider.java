@@ -28,7 +28,6 @@ import org.braid.provider.probe.NetworkProbe;
 import org.braid.provider.probe.Probe;
 import org.braid.provider.probe.QuartzJobs;
 import org.braid.provider.publish.HttpLimits;
-import org.braid.provider.publish.Ldif;
 import org.braid.provider.publish.ProviderHttpServer;
 import org.braid.provider.publish.SeriesSource;
 import org.braid.provider.publish.Snapshot;
@@ -231,33 +230,24 @@ public final class Provider implements AutoCloseable {
   }
 
   /**
-   * The statistics in the store as LDIF (paper 003, Figure 3), without reading logs.
-   *
-   * @throws IOException if the store cannot be read
-   */
-  public String ldif() throws IOException {
-    return Ldif.render(computeFromStore());
-  }
-
-  /**
-   * Statistics read from logs as LDIF, published for {@code hostname} and the endpoint {@code url}
-   * (empty for none: host-level).
+   * A snapshot of statistics read from logs, published for {@code hostname} and the endpoint {@code
+   * url} (empty for none: host-level), for one-shot reports such as {@code braid provider ldif
+   * --format}.
    *
    * @throws IllegalArgumentException if the url is not an endpoint URL
    */
-  public static String ldif(
+  public static Snapshot snapshotOf(
       TransferLogs.Statistics stats, String hostname, String url, Instant computedAt) {
     Endpoint endpoint = url.isEmpty() ? null : Endpoint.parse(url);
     ParseReport report = stats.report();
-    return Ldif.render(
-        new Snapshot(
-            computedAt,
-            hostname,
-            stats.stats().stream().map(s -> new ScopedStats(endpoint, s)).toList(),
-            report.rejected() == 0 ? Map.of() : Map.of("logs", report.rejectedByReason()),
-            Map.of(),
-            Map.of(),
-            Map.of()));
+    return new Snapshot(
+        computedAt,
+        hostname,
+        stats.stats().stream().map(s -> new ScopedStats(endpoint, s)).toList(),
+        report.rejected() == 0 ? Map.of() : Map.of("logs", report.rejectedByReason()),
+        Map.of(),
+        Map.of(),
+        Map.of());
   }
 
   /** Called by the tailers (under this provider's lock) for each newly stored transfer. */

@@ -18,7 +18,7 @@ import org.braid.infoprovider.TestLines;
 import org.braid.infoprovider.wire.AdAttributes;
 import org.braid.infoprovider.wire.AdsJson;
 import org.braid.infoprovider.wire.Endpoint;
-import org.braid.provider.publish.Ldif;
+import org.braid.provider.publish.Figure3Ldif;
 import org.braid.provider.publish.PrometheusText;
 import org.braid.provider.publish.StorageAds;
 import org.junit.jupiter.api.Test;
@@ -98,7 +98,7 @@ class EndpointAdsTest {
 
       String classAds = StorageAds.classAds(p.snapshot(), null);
       assertTrue(classAds.contains("  endpointPort = 8080;\n"), classAds);
-      String ldif = Ldif.render(p.snapshot());
+      String ldif = Figure3Ldif.render(p.snapshot());
       assertTrue(
           ldif.contains(
               "dn: cn=10.0.0.1,volume=/data,endpoint=gsiftp://127.0.0.1:2811,hostname=se.example.org,"),

@@ -21,7 +21,7 @@ import org.braid.infoprovider.TestLines;
 import org.braid.infoprovider.VolumeSpace;
 import org.braid.infoprovider.wire.AdsJson;
 import org.braid.infoprovider.wire.StatsJson;
-import org.braid.provider.publish.Ldif;
+import org.braid.provider.publish.Figure3Ldif;
 import org.braid.provider.publish.PrometheusText;
 import org.braid.provider.publish.StorageAds;
 import org.junit.jupiter.api.Test;
@@ -120,7 +120,7 @@ class VolumeSpaceTest {
       assertTrue(other.stream().noneMatch(a -> a.containsKey("peer")), other.toString());
       assertEquals(v.available(), other.get(0).get("AvailableSpace"));
 
-      String ldif = Ldif.render(p.snapshot());
+      String ldif = Figure3Ldif.render(p.snapshot());
       assertTrue(
           ldif.contains("availablespace: " + v.available() + "\ntotalspace: " + v.total() + "\n"),
           ldif);

@@ -24,7 +24,7 @@ import java.util.TreeMap;
 import org.braid.infoprovider.wire.Endpoint;
 import org.braid.infoprovider.wire.StatsJson;
 import org.braid.provider.Provider;
-import org.braid.provider.publish.Ldif;
+import org.braid.provider.publish.Figure3Ldif;
 import org.braid.provider.publish.Snapshot;
 import org.junit.jupiter.api.Assumptions;
 
@@ -121,7 +121,7 @@ final class RealServers {
     HttpClient http = HttpClient.newHttpClient();
     String base = "http://127.0.0.1:" + p.httpPort();
     String metrics = get(http, base + "/metrics", null);
-    String ldif = Ldif.render(snap);
+    String ldif = Figure3Ldif.render(snap);
     JsonNode ads = StatsJson.MAPPER.readTree(get(http, base + "/v1/ads", "application/json"));
     String classAds = get(http, base + "/v1/ads", null);
     // The configured url is the log's endpoint: its metrics carry it as a label.
