@@ -15,7 +15,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-FIG9 = ["AVG25", "G+D Avg", "G+N Avg", "G+N+D Avg", "default", "default+G", "Forecaster"]
+FIG9 = ["AVG25", "G+D Avg", "G+N Avg", "G+N+D Avg", "default", "published"]
 
 
 def main():
@@ -60,7 +60,7 @@ def main():
         v = [x for m in mirrors for x in cells.get((m, p), [])]  # every (mirror, class) cell, as table.md
         overall.append((sum(e for e, _ in v) / len(v), sum(c for _, c in v) / len(v), p))
     overall.sort()
-    colours = ["tab:red" if p.startswith("G+") else "tab:green" if p in ("default", "default+G", "Forecaster", "NWS")
+    colours = ["tab:red" if p.startswith("G+") else "tab:green" if p in ("default", "published", "NWS", "default/class")
                else "tab:blue" for _, _, p in overall]
     b.bar(range(len(overall)), [e for e, _, _ in overall], yerr=[c for _, c, _ in overall], capsize=2,
           color=colours)

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Assumptions;
+import org.braid.testkit.RealComponent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -126,31 +126,30 @@ class BenchSmokeTest {
    * run tools (gcc, libnetfilter-queue-dev, iptables), and the built braid.jar.
    */
   private static void requireEnvironment() throws Exception {
-    String missing = null;
     if (!"root".equals(System.getProperty("user.name"))) {
-      missing = "needs root (network namespaces, tc)";
-    } else if (!Files.isRegularFile(JAR)) {
-      missing = "needs " + JAR + " (./mvnw -B -q -pl cli -am package)";
-    } else {
-      for (String tool :
-          List.of("ip", "tc", "curl", "jq", "openssl", "/usr/sbin/nginx", "gcc", "iptables")) {
-        if (!onPath(tool)) {
-          missing = "needs " + tool + " (run .ci/install)";
-          break;
-        }
-      }
-      if (missing == null && !Files.isRegularFile(NFQ_HEADER)) {
-        missing = "needs libnetfilter-queue-dev for the delay line (run .ci/install)";
-      }
-      if (missing == null && !canCreateNamespace()) {
-        missing = "cannot create a network namespace (ip netns add failed)";
+      RealComponent.unavailable(
+          "benchmark smoke test needs root (network namespaces, tc)", "run the tests as root");
+    }
+    if (!Files.isRegularFile(JAR)) {
+      RealComponent.unavailable(
+          "benchmark smoke test needs " + JAR, "./mvnw -B -q -pl cli -am package");
+    }
+    for (String tool :
+        List.of("ip", "tc", "curl", "jq", "openssl", "/usr/sbin/nginx", "gcc", "iptables")) {
+      if (!onPath(tool)) {
+        RealComponent.unavailable(
+            "benchmark smoke test needs " + tool, "bash .ci/install (as root)");
       }
     }
-    if (missing != null) {
-      if ("true".equals(System.getenv("CI"))) {
-        fail("benchmark smoke test " + missing);
-      }
-      Assumptions.assumeTrue(false, "benchmark smoke test skipped: " + missing);
+    if (!Files.isRegularFile(NFQ_HEADER)) {
+      RealComponent.unavailable(
+          "benchmark smoke test needs libnetfilter-queue-dev for the delay line",
+          "bash .ci/install (as root)");
+    }
+    if (!canCreateNamespace()) {
+      RealComponent.unavailable(
+          "benchmark smoke test cannot create a network namespace (ip netns add failed)",
+          "iproute2 (bash .ci/install), as root, on a kernel with network namespaces");
     }
   }
 

@@ -16,6 +16,8 @@ import org.braid.coalloc.GridFtpRangeSource;
 import org.braid.coalloc.Scheme;
 import org.braid.coalloc.SourceOptions;
 import org.braid.coalloc.Validators;
+import org.braid.testkit.GlobusGridFtpServer;
+import org.braid.testkit.NginxServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,14 +30,14 @@ class GridFtpDownloadTest {
   static final int SIZE = 5_000_000;
   @TempDir static Path dir;
   static Path data;
-  static GridFtpServer a;
-  static GridFtpServer b;
-  static GridFtpServer noEret;
-  static Nginx nginx;
+  static GlobusGridFtpServer a;
+  static GlobusGridFtpServer b;
+  static GlobusGridFtpServer noEret;
+  static NginxServer nginx;
 
   @BeforeAll
   static void start() throws Exception {
-    GridFtpServer.binary();
+    GlobusGridFtpServer.binary();
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path www = Files.createDirectories(dir.resolve("www"));
     data = www.resolve("data.bin");
@@ -45,10 +47,10 @@ class GridFtpDownloadTest {
       o.write(bytes);
     }
     Path logs = Files.createDirectories(dir.resolve("logs"));
-    a = GridFtpServer.start(logs);
-    b = GridFtpServer.start(logs);
-    noEret = GridFtpServer.start(logs, "-disable-command-list", "ERET");
-    nginx = Nginx.start(www, Files.createDirectories(dir.resolve("nginx")), List.of("2m"));
+    a = GlobusGridFtpServer.builder(logs).start();
+    b = GlobusGridFtpServer.builder(logs).start();
+    noEret = GlobusGridFtpServer.builder(logs).options("-disable-command-list", "ERET").start();
+    nginx = NginxServer.builder(dir.resolve("nginx")).server(www, "2m").start();
   }
 
   @AfterAll
@@ -87,7 +89,7 @@ class GridFtpDownloadTest {
             .run();
     assertArrayEquals(Files.readAllBytes(data), Files.readAllBytes(out));
     assertEquals(SIZE, r.replicas().stream().mapToLong(p -> p.bytes()).sum());
-    assertTrue(Files.readString(a.transferLog).contains("TYPE=ERET"));
+    assertTrue(Files.readString(a.transferLog()).contains("TYPE=ERET"));
     assertTrue(Files.readString(dir.resolve("journal.jsonl")).contains("\"protocol\":\"gsiftp\""));
   }
 
@@ -104,7 +106,7 @@ class GridFtpDownloadTest {
             .run();
     assertArrayEquals(Files.readAllBytes(data), Files.readAllBytes(out));
     assertEquals(4, r.replicas().get(0).blocks());
-    String log = Files.readString(noEret.transferLog);
+    String log = Files.readString(noEret.transferLog());
     assertTrue(log.contains("TYPE=RETR") && !log.contains("TYPE=ERET"), log);
   }
 

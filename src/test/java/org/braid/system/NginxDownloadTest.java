@@ -18,6 +18,7 @@ import org.braid.coalloc.Download;
 import org.braid.coalloc.DownloadReport;
 import org.braid.coalloc.PredictedRate;
 import org.braid.coalloc.Scheme;
+import org.braid.testkit.NginxServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,7 @@ class NginxDownloadTest {
   static final int SIZE = 6_000_000;
   @TempDir static Path dir;
   static Path data;
-  static Nginx nginx;
+  static NginxServer nginx;
   static String sha;
 
   @BeforeAll
@@ -44,7 +45,11 @@ class NginxDownloadTest {
     }
     sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
     nginx =
-        Nginx.start(root, Files.createDirectories(dir.resolve("nginx")), List.of("4m", "2m", "1m"));
+        NginxServer.builder(dir.resolve("nginx"))
+            .server(root, "4m")
+            .server(root, "2m")
+            .server(root, "1m")
+            .start();
   }
 
   @AfterAll

@@ -1,19 +1,14 @@
 package org.braid.cli;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.braid.matchmaking.ClassAd;
 import org.braid.matchmaking.ClassAdParseException;
 import org.braid.matchmaking.ClassAds;
-import org.braid.matchmaking.Evaluation;
 import org.braid.matchmaking.Expr;
 import org.braid.matchmaking.ParseOptions;
-import org.braid.matchmaking.Value;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -46,7 +41,7 @@ final class ClassadCommand implements Runnable {
   static List<ClassAd> readAds(Path file, String what, ParseOptions o) {
     String text;
     try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
+      text = ClassAds.readText(file, o); // at most o.maxLength() + 1 characters
     } catch (NoSuchFileException e) {
       throw new IllegalArgumentException(what + " file not found: " + file);
     } catch (IOException e) {
@@ -58,23 +53,6 @@ final class ClassadCommand implements Runnable {
       String more = e.problems().size() > 1 ? " (and " + (e.problems().size() - 1) + " more)" : "";
       throw new IllegalArgumentException(what + " file " + file + ": " + e.oneLine() + more);
     }
-  }
-
-  /**
-   * A value as a ClassAd literal that HTCondor reads back to the same value: list elements are
-   * evaluated (so the literal does not depend on the scope it came from); ads are written as their
-   * attribute expressions.
-   */
-  static String literal(Value v) {
-    if (v instanceof Value.ListValue l) {
-      List<Value> items = Evaluation.elements(l);
-      List<String> parts = new ArrayList<>();
-      for (Value item : items) {
-        parts.add(literal(item));
-      }
-      return parts.isEmpty() ? "{ }" : "{ " + String.join(", ", parts) + " }";
-    }
-    return v.unparse();
   }
 
   /** The first of Name, hostname, Machine the ad has, as a label; else null. */

@@ -1,15 +1,16 @@
 package org.braid.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import org.braid.matchmaking.BoundedLineReader;
 import org.braid.matchmaking.ClassAdParseException;
 import org.braid.matchmaking.ClassAds;
+import org.braid.matchmaking.EvalOptions;
 import org.braid.matchmaking.Evaluation;
-import org.braid.matchmaking.Value;
+import org.braid.matchmaking.ParseOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -26,6 +27,9 @@ import picocli.CommandLine.Spec;
           + "reads back to the same value (undefined, error, true, 3, 2.5, \"a\\\"b\", "
           + "{ 1, 2 }, [ a = 1 ], real(\"INF\")). A line that does not parse prints error, its "
           + "position goes to standard error, and the run goes on. Blank lines are skipped. "
+          + "A line over 1,048,576 characters does not parse (it is never held whole); an "
+          + "evaluation that reaches a limit (steps, nesting, string length, pattern size; see "
+          + "docs/classads.md) prints error and names the limit on standard error. "
           + "Exit status 0, or 2 when a line did not parse."
     })
 final class ClassadEvalCommand implements java.util.concurrent.Callable<Integer> {
@@ -47,8 +51,11 @@ final class ClassadEvalCommand implements java.util.concurrent.Callable<Integer>
   public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    BufferedReader in =
-        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    ParseOptions options = ClassadCommand.options(paper);
+    // lines are cut just past the parser's limit while they are read, never read whole
+    BoundedLineReader in =
+        new BoundedLineReader(
+            new InputStreamReader(System.in, StandardCharsets.UTF_8), options.maxLength());
     int lineNo = 0;
     boolean anyBad = false;
     String line;
@@ -58,9 +65,14 @@ final class ClassadEvalCommand implements java.util.concurrent.Callable<Integer>
         continue;
       }
       try {
-        Value v =
-            Evaluation.evaluate(ClassAds.parseExpression(line, ClassadCommand.options(paper)));
-        print(out, lineNo, ClassadCommand.literal(v), v.typeName(), null);
+        Evaluation.Printed p =
+            Evaluation.print(ClassAds.parseExpression(line, options), EvalOptions.DEFAULT);
+        String limit = p.limitReached().orElse(null);
+        if (limit != null) {
+          err.println("braid: line " + lineNo + ": " + limit);
+          err.flush();
+        }
+        print(out, lineNo, p.text(), p.value().typeName(), limit);
       } catch (ClassAdParseException e) {
         anyBad = true;
         err.println("braid: line " + lineNo + ", column " + e.column() + ": " + e.reason());

@@ -10,10 +10,13 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.braid.predictors.Evaluation;
 import org.braid.predictors.Forecaster;
+import org.braid.predictors.PredictorName;
 import org.braid.predictors.Predictors;
+import org.braid.predictors.ProbeSeries;
 import org.braid.predictors.Series;
 import org.braid.predictors.SizeClasses;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -30,7 +33,10 @@ import picocli.CommandLine.Spec;
       "training set is predicted from the samples before it only. Prints, per series, the",
       "normalized percent error and its 95%% confidence limit for the predictors of paper 003's",
       "Figure 4, the Network Weather Service rule (NWS) and Braid's default, without and with",
-      "size classes.",
+      "size classes. With probe series (--network, --disk) also the regression models of",
+      "Table 1 they allow (G+N, G+D, G+N+D with NoFill, LV, Avg) and 'published', the rule the",
+      "provider publishes. --predictor NAME scores only the named predictors (repeatable),",
+      "e.g. --predictor 'G+N^3 Avg' --predictor published.",
       "",
       "Formats: csv = 'timestamp,value[,size]' lines (Unix seconds or ISO-8601), one series per",
       "file; slac = SLAC HPSS transfer records (gzip or plain), one series per (fsid, ttype);",
@@ -72,6 +78,14 @@ final class PredictEvaluateCommand implements Callable<Integer> {
       description = "Print one JSON object per (series, predictor, size classes).")
   boolean json;
 
+  @Option(
+      names = "--predictor",
+      paramLabel = "NAME",
+      description = "Score only this predictor (repeatable; names: docs/predictors.md).")
+  List<String> predictors;
+
+  @Mixin ProbeOptions probeOptions;
+
   @Parameters(arity = "1..*", paramLabel = "FILE", description = "Input files.")
   List<Path> files;
 
@@ -81,6 +95,17 @@ final class PredictEvaluateCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--training must be at least 1: " + training);
     }
     SizeClasses classes = SizeClasses.parse(sizeClasses);
+    ProbeSeries probes = probeOptions.read();
+    List<PredictorName> names = new ArrayList<>();
+    if (predictors == null) {
+      names.addAll(Evaluation.comparedNames(probes));
+    } else {
+      for (String p : predictors) {
+        PredictorName n = PredictorName.parse(p);
+        ProbeOptions.require(n, probes);
+        names.add(n);
+      }
+    }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     List<Map<String, Object>> objects = new ArrayList<>();
@@ -88,7 +113,7 @@ final class PredictEvaluateCommand implements Callable<Integer> {
       if (s.size() < minSamples) {
         continue;
       }
-      List<Evaluation.Row> rows = Evaluation.compare(s, classes, training);
+      List<Evaluation.Row> rows = Evaluation.compare(s, names, probes, classes, training);
       if (json) {
         for (Evaluation.Row r : rows) {
           Map<String, Object> o = new LinkedHashMap<>();
@@ -120,10 +145,15 @@ final class PredictEvaluateCommand implements Callable<Integer> {
         s.size(),
         count,
         training);
-    out.printf(Locale.ROOT, "  %-10s %21s %21s%n", "", "all samples", "size classes");
+    int width = 10;
+    for (Evaluation.Row r : rows) {
+      width = Math.max(width, r.predictor().length());
+    }
+    String name = "  %-" + width + "s";
+    out.printf(Locale.ROOT, name + " %21s %21s%n", "", "all samples", "size classes");
     out.printf(
         Locale.ROOT,
-        "  %-10s %10s %10s %10s %10s%n",
+        name + " %10s %10s %10s %10s%n",
         "predictor",
         "error %",
         "+-95%",
@@ -132,13 +162,13 @@ final class PredictEvaluateCommand implements Callable<Integer> {
     int half = rows.size() / 2;
     String best = null;
     double bestErr = Double.MAX_VALUE;
-    double defaultErr = Double.NaN;
+    Map<String, Double> braid = new LinkedHashMap<>();
     for (int i = 0; i < half; i++) {
       Evaluation.Row a = rows.get(i);
       Evaluation.Row b = rows.get(i + half);
       out.printf(
           Locale.ROOT,
-          "  %-10s %10.2f %10.2f %10.2f %10.2f%n",
+          name + " %10.2f %10.2f %10.2f %10.2f%n",
           a.predictor(),
           a.score().errorPct(),
           a.score().ciPct(),
@@ -149,18 +179,29 @@ final class PredictEvaluateCommand implements Callable<Integer> {
         bestErr = b.score().errorPct();
         best = a.predictor();
       }
-      if (a.predictor().equals(Forecaster.DEFAULT_NAME)) {
-        defaultErr = b.score().errorPct();
+      if (a.predictor().equals(Forecaster.DEFAULT_NAME)
+          || a.predictor().equals(Forecaster.PUBLISHED_NAME)) {
+        braid.put(a.predictor(), b.score().errorPct());
       }
     }
-    if (best != null) {
-      out.printf(
-          Locale.ROOT,
-          "  best of Figure 4 with size classes: %s %.2f%%; default %.2f%% (%.3fx)%n",
-          best,
-          bestErr,
-          defaultErr,
-          bestErr == 0 ? 1.0 : defaultErr / bestErr);
+    if (best != null && !braid.isEmpty()) {
+      StringBuilder line =
+          new StringBuilder(
+              String.format(
+                  Locale.ROOT, "  best of Figure 4 with size classes: %s %.2f%%", best, bestErr));
+      String sep = "; ";
+      for (Map.Entry<String, Double> e : braid.entrySet()) {
+        line.append(
+            String.format(
+                Locale.ROOT,
+                "%s%s %.2f%% (%.3fx)",
+                sep,
+                e.getKey(),
+                e.getValue(),
+                bestErr == 0 ? 1.0 : e.getValue() / bestErr));
+        sep = ", ";
+      }
+      out.println(line);
     }
     out.println();
   }

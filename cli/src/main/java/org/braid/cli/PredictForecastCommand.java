@@ -12,10 +12,12 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.braid.predictors.Forecast;
 import org.braid.predictors.Forecaster;
-import org.braid.predictors.Predictors;
+import org.braid.predictors.PredictorName;
+import org.braid.predictors.ProbeSeries;
 import org.braid.predictors.Series;
 import org.braid.predictors.SizeClasses;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -28,7 +30,14 @@ import picocli.CommandLine.Spec;
     description = {
       "Forecast the bandwidth of the next transfer of the given size for each series, with the",
       "paper's accuracy triplet: predicted value, average past normalized percent error, and",
-      "the 95%% confidence interval of that error. Too little history is said explicitly."
+      "the 95%% confidence interval of that error. Too little history is said explicitly.",
+      "",
+      "The predictor: 'published' (default), what the provider publishes: Braid's default rule,",
+      "with the regression models of paper 003's Table 1 among its candidates when probe series",
+      "are given (--network, --disk); 'default' (the rule without probes); a Table 1 model such",
+      "as 'G+N NoFill', 'G+D LV', 'G+N+D Avg', 'G+N^3 Avg' (needs its probe series); or a",
+      "univariate rule: NWS, AVG25, MED15, AR5d, LV, ES0.3, ... (docs/predictors.md). Size",
+      "classes are the paper's; the probe series apply to every series read."
     })
 final class PredictForecastCommand implements Callable<Integer> {
 
@@ -59,10 +68,12 @@ final class PredictForecastCommand implements Callable<Integer> {
 
   @Option(
       names = "--predictor",
-      defaultValue = "default",
-      description =
-          "Predictor name: default, NWS, AVG25, MED15, AR5d, LV, ES0.3, ... (default: ${DEFAULT-VALUE}).")
+      defaultValue = "published",
+      paramLabel = "NAME",
+      description = "Predictor name, see above (default: ${DEFAULT-VALUE}).")
   String predictor;
+
+  @Mixin ProbeOptions probeOptions;
 
   @Option(
       names = "--training",
@@ -79,11 +90,11 @@ final class PredictForecastCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     long bytes = SizeClasses.parseSize(size);
-    Forecaster.Builder b = Forecaster.builder().trainingSize(training);
-    if (!predictor.equalsIgnoreCase(Forecaster.DEFAULT_NAME)) {
-      b.predictor(Predictors.sizeClassed(Predictors.byName(predictor), SizeClasses.PAPER));
-    }
-    Forecaster forecaster = b.build();
+    PredictorName name = PredictorName.parse(predictor);
+    ProbeSeries probes = probeOptions.read();
+    ProbeOptions.require(name, probes);
+    Forecaster forecaster =
+        Forecaster.builder().model(name.toString()).trainingSize(training).build();
     PrintWriter out = spec.commandLine().getOut();
     List<Map<String, Object>> objects = new ArrayList<>();
     boolean found = false;
@@ -93,7 +104,7 @@ final class PredictForecastCommand implements Callable<Integer> {
       }
       found = true;
       Instant when = when(s);
-      Forecast f = forecaster.forecast(s, bytes, when);
+      Forecast f = forecaster.forecast(s, probes, bytes, when);
       if (json) {
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("series", s.name());

@@ -58,6 +58,22 @@ class ClassadCommandTest {
   }
 
   @Test
+  void eval_hostileLines_giveOneLineErrorsAndTheRunGoesOn() {
+    String longLine = "\"" + "x".repeat(1 << 20) + "\"";
+    Run r =
+        run(
+            "[ r = { r } ].r\n" + longLine + "\nreplaceAll(\"x*\", \"abc\", \"y\")\n1 + 1\n",
+            "classad",
+            "eval");
+    assertEquals(2, r.code());
+    assertEquals("error\nerror\nerror\n2\n", r.out());
+    assertEquals(
+        "braid: line 1: printed value nests deeper than 1000 lists\n"
+            + "braid: line 2, column 1: input exceeds the limit of 1048576 characters\n",
+        r.err());
+  }
+
+  @Test
   void eval_paperSuffixes_onlyWithPaperFlag() {
     assertEquals("6000000\n", run("6M/sec\n", "classad", "eval", "--paper").out());
     assertEquals("error\n", run("6M/sec\n", "classad", "eval").out());

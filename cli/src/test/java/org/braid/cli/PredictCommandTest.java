@@ -75,7 +75,7 @@ class PredictCommandTest {
     JsonNode o = new ObjectMapper().readTree(out).get(0);
     assertEquals("INSUFFICIENT_HISTORY", o.get("status").asText());
     assertEquals(0.0, o.get("value").asDouble());
-    assertEquals("default", o.get("predictor").asText());
+    assertEquals("published", o.get("predictor").asText());
   }
 
   @Test

@@ -21,8 +21,8 @@ import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
-import org.apache.hc.client5.http.ssl.SSLConnectionSocketFactory;
-import org.apache.hc.client5.http.ssl.SSLConnectionSocketFactoryBuilder;
+import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
+import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ConnectionClosedException;
 import org.apache.hc.core5.http.Header;
@@ -76,11 +76,11 @@ public final class HttpRangeSource implements RangeSource {
                     .build());
     if ("https".equalsIgnoreCase(scheme)
         && (options.caBundle() != null || options.clientCertificate() != null)) {
-      cmb.setSSLSocketFactory(
-          SSLConnectionSocketFactoryBuilder.create().setSslContext(sslContext(options)).build());
+      cmb.setTlsSocketStrategy(
+          ClientTlsStrategyBuilder.create().setSslContext(sslContext(options)).buildClassic());
     } else {
       // the default TLS set-up only if an https connection is really made (a redirect, say)
-      cmb.setSSLSocketFactory(new LazyTls(SSLConnectionSocketFactory::getSocketFactory));
+      cmb.setTlsSocketStrategy(new LazyTls(DefaultClientTlsStrategy::createDefault));
     }
     PoolingHttpClientConnectionManager cm = cmb.build();
     this.client =

@@ -2,11 +2,14 @@ package org.braid.coalloc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.Socket;
+import java.net.SocketException;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.hc.client5.http.ssl.SSLConnectionSocketFactory;
-import org.apache.hc.core5.http.protocol.BasicHttpContext;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
+import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.junit.jupiter.api.Test;
 
 class LazyTlsTest {
@@ -17,12 +20,18 @@ class LazyTlsTest {
         new LazyTls(
             () -> {
               builds.incrementAndGet();
-              return SSLConnectionSocketFactory.getSocketFactory();
+              return DefaultClientTlsStrategy.createDefault();
             });
     assertFalse(t.built());
     assertEquals(0, builds.get());
-    t.createSocket(new BasicHttpContext()).close();
-    t.createSocket(new BasicHttpContext()).close();
+    for (int i = 0; i < 2; i++) {
+      try (Socket unconnected = new Socket()) {
+        // The built strategy is used (and refuses a socket that is not connected).
+        assertThrows(
+            SocketException.class,
+            () -> t.upgrade(unconnected, "localhost", 443, null, HttpClientContext.create()));
+      }
+    }
     assertTrue(t.built());
     assertEquals(1, builds.get());
   }

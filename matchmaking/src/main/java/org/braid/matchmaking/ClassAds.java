@@ -1,5 +1,10 @@
 package org.braid.matchmaking;
 
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -75,6 +80,32 @@ public final class ClassAds {
     return parseOld(text, options);
   }
 
+  /**
+   * Reads a file of ClassAd text (UTF-8) for {@link #parse} or {@link #parseAll}, but never more
+   * than {@code options.maxLength() + 1} characters of it: a larger file is not read whole, and
+   * parsing what was read fails with "input exceeds the limit".
+   *
+   * @throws IOException if the file cannot be read ({@link java.nio.file.NoSuchFileException} if it
+   *     does not exist)
+   * @throws NullPointerException if an argument is null
+   */
+  public static String readText(Path file, ParseOptions options) throws IOException {
+    Objects.requireNonNull(file, "file");
+    Objects.requireNonNull(options, "options");
+    int max =
+        options.maxLength() == Integer.MAX_VALUE ? Integer.MAX_VALUE : options.maxLength() + 1;
+    try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      StringBuilder text = new StringBuilder();
+      char[] buf = new char[8192];
+      int n;
+      while (text.length() < max
+          && (n = in.read(buf, 0, Math.min(buf.length, max - text.length()))) >= 0) {
+        text.append(buf, 0, n);
+      }
+      return text.toString();
+    }
+  }
+
   private static boolean startsNew(String text) {
     for (int k = 0; k < text.length(); k++) {
       char c = text.charAt(k);
@@ -88,12 +119,7 @@ public final class ClassAds {
   /** Old syntax: {@code Name = expr} per line; '#' comments; blank lines end an ad. */
   private static List<ClassAd> parseOld(String text, ParseOptions options)
       throws ClassAdParseException {
-    if (text.length() > options.maxLength()) {
-      throw ClassAdParseException.at(
-          text,
-          "input of " + text.length() + " characters exceeds the limit of " + options.maxLength(),
-          0);
-    }
+    Parser.checkLength(text, options);
     List<ClassAd> ads = new ArrayList<>();
     List<ClassAdParseException.Problem> problems = new ArrayList<>();
     ClassAd.Builder current = null;

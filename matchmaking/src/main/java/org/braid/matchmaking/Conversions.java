@@ -7,8 +7,11 @@ final class Conversions {
 
   private Conversions() {}
 
-  /** string(): undefined stays undefined, error and unconvertible values give error. */
-  static Value toStringValue(Value v) {
+  /**
+   * string(): undefined stays undefined, error and unconvertible values give error, and so does a
+   * list or ad whose text would be longer than the budget's string limit.
+   */
+  static Value toStringValue(Value v, Budget budget) {
     if (v instanceof Value.StringValue || v.isExceptional()) {
       return v;
     }
@@ -27,7 +30,11 @@ final class Conversions {
     if (v instanceof Value.RelTimeValue t) {
       return Value.of(Times.relToString(t.seconds()));
     }
-    return Value.of(Unparser.compatValue(v));
+    try {
+      return Value.of(Unparser.compatValue(v, budget.options.maxStringLength()));
+    } catch (Unparser.TooLong e) {
+      return budget.stringTooLong();
+    }
   }
 
   /** C's cast of a double to long long on x86: out of range and NaN give LLONG_MIN. */

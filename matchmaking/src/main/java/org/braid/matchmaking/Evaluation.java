@@ -2,6 +2,7 @@ package org.braid.matchmaking;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Evaluates ClassAd expressions with HTCondor's semantics and strict new-ClassAd scoping: an
@@ -10,11 +11,58 @@ import java.util.Objects;
  * <p>Evaluation never throws for bad data: undefined and error are values. Where HTCondor's own
  * evaluation fails outright (an absolute reference with no enclosing ad, evaluation nested deeper
  * than {@link EvalOptions#maxReferenceDepth()}), the result is error. A reference cycle ({@code a =
- * b; b = a}) evaluates to undefined, as in HTCondor. Thread-safe.
+ * b; b = a}) evaluates to undefined, as in HTCondor. Each call is one evaluation, bounded as a
+ * whole by the limits of its {@link EvalOptions}: past one of them the value (or the part of it
+ * being computed) is error. Thread-safe.
  */
 public final class Evaluation {
 
   private Evaluation() {}
+
+  /**
+   * A value and its text as a self-contained literal, from {@link #print(Expr, EvalOptions)}.
+   *
+   * @param value the value; error when the value could not be written within the limits
+   * @param text the literal: HTCondor's parser reads it back to the same value
+   * @param limitReached the first of Braid's safety limits (nesting, steps, string length, pattern
+   *     size) the evaluation reached, as a short phrase such as "evaluation took more than 500000
+   *     steps"; empty when none was (HTCondor's own depth limit is language, not listed here)
+   */
+  public record Printed(Value value, String text, Optional<String> limitReached) {
+    /** Checks the arguments. */
+    public Printed {
+      Objects.requireNonNull(value, "value");
+      Objects.requireNonNull(text, "text");
+      Objects.requireNonNull(limitReached, "limitReached");
+    }
+  }
+
+  /**
+   * Evaluates an expression that stands alone and writes its value as a literal that HTCondor's
+   * parser reads back to the same value. List elements are evaluated, recursively, in the scope the
+   * list was written in, as part of the same evaluation (the same limits bound both); ads are
+   * written as their attribute expressions. A value nested deeper than {@link
+   * EvalOptions#maxNesting()} lists, or longer than {@link EvalOptions#maxStringLength()}
+   * characters, is written as {@code error}.
+   *
+   * @throws NullPointerException if an argument is null
+   */
+  public static Printed print(Expr e, EvalOptions options) {
+    Objects.requireNonNull(e, "e");
+    Objects.requireNonNull(options, "options");
+    Evaluator ev = new Evaluator(null, options);
+    Value v = run(ev, e, null);
+    String text;
+    try {
+      text = Printer.literal(v, ev);
+    } catch (EvalFailure f) {
+      v = Value.ERROR;
+      text = "error";
+    } finally {
+      ev.budget.close();
+    }
+    return new Printed(v, text, Optional.ofNullable(ev.budget.limitReached()));
+  }
 
   /**
    * Evaluates an expression that stands alone (no enclosing ad), with the default options.
@@ -76,8 +124,10 @@ public final class Evaluation {
     Evaluator ev = new Evaluator(list.env == null ? null : list.env.top(), EvalOptions.DEFAULT);
     try {
       return ev.elements(list);
-    } catch (Evaluator.Failure | StackOverflowError f) {
+    } catch (EvalFailure f) {
       return list.items().stream().map(x -> (Value) Value.ERROR).toList();
+    } finally {
+      ev.budget.close();
     }
   }
 
@@ -100,12 +150,10 @@ public final class Evaluation {
   static Value run(Evaluator ev, Expr e, Env env) {
     try {
       return ev.eval(e, env);
-    } catch (Evaluator.Failure f) {
+    } catch (EvalFailure f) {
       return Value.ERROR;
-    } catch (StackOverflowError so) {
-      // The nesting limit keeps this from happening with default stacks; a tiny thread stack
-      // still gets an error value rather than a crash.
-      return Value.ERROR;
+    } finally {
+      ev.budget.close();
     }
   }
 }

@@ -1,7 +1,6 @@
 package org.braid.matchmaking;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import org.braid.matchmaking.Expr.BinaryOp;
@@ -13,121 +12,126 @@ import org.braid.matchmaking.Expr.BinaryOp;
  * <p>One instance is one evaluation (HTCondor's EvalState): it marks the attributes it is in the
  * middle of evaluating, and an attribute met again while still being evaluated (a reference cycle)
  * reads as undefined, as in HTCondor. Finished values are not remembered (HTCondor does not
- * either), so a step budget bounds the work. Not thread-safe; cheap to create.
+ * either), so a step budget bounds the work: one {@link Budget} for the whole evaluation, shared
+ * with the fresh evaluators that list projections and ad subscripts start. Recursion is bounded by
+ * {@link EvalOptions#maxNesting()}. Not thread-safe; cheap to create.
  */
 final class Evaluator {
 
-  /**
-   * Thrown when HTCondor's evaluation would fail outright; the entry point turns it to error.
-   *
-   * <p>A failed evaluation in HTCondor still leaves a value in the result it was writing to, and a
-   * list subscript (and an ad subscript) hands that value on instead of failing. {@link #left}
-   * tracks it as the failure unwinds: an operator or function whose operand failed sets error; a
-   * reference {@code expr.attr} whose {@code expr} failed, or a failed list projection, leaves its
-   * result untouched (undefined); an attribute's value is written straight into the caller's
-   * result, so it passes the value on.
-   */
-  static final class Failure extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    /** The value HTCondor's failed evaluation leaves behind at the current frame. */
-    Value left;
-
-    Failure(String why) {
-      this(why, false);
-    }
-
-    /** noScope: no enclosing ad was found, so nothing was written (undefined). */
-    Failure(String why, boolean noScope) {
-      super(why, null, false, false);
-      this.left = noScope ? Value.UNDEFINED : Value.ERROR;
-    }
-
-    Failure leaving(Value v) {
-      left = v;
-      return this;
-    }
-  }
-
-  private static final Value IN_PROGRESS = new Value.StringValue("<in progress>");
-
   final EvalOptions options;
+  final Budget budget;
   final Env root;
-  // Attributes being evaluated, keyed by the identity of the attribute's expression and of the
-  // ad it was found in (a tree shared between ads is tracked once per ad).
-  private HashMap<Key, Value> memo; // created on the first attribute followed
-  private long steps;
-
-  private static final class Key {
-    final Expr expr;
-    final ClassAd ad;
-
-    Key(Expr expr, ClassAd ad) {
-      this.expr = expr;
-      this.ad = ad;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Key k && k.expr == expr && k.ad == ad;
-    }
-
-    @Override
-    public int hashCode() {
-      return System.identityHashCode(expr) * 31 + System.identityHashCode(ad);
-    }
-  }
+  // Attributes being evaluated (a reference cycle meets one again); made on the first followed,
+  // and shared with the evaluators of a list projection.
+  private InProgress inProgress;
 
   private int depth;
   private int nesting;
 
+  /** The first evaluator of an evaluation, with a budget of its own. */
   Evaluator(Env root, EvalOptions options) {
-    this.root = root;
-    this.options = options;
+    this(root, new Budget(options));
   }
 
-  /** Evaluates {@code e} in scope {@code env}; failures propagate as {@link Failure}. */
+  /** An evaluator that spends {@code budget}, the budget of the evaluation it is part of. */
+  Evaluator(Env root, Budget budget) {
+    this.root = root;
+    this.budget = budget;
+    this.options = budget.options;
+  }
+
+  /** A fresh evaluator for a nested evaluation: same budget, nesting counted on. */
+  private Evaluator nested(Env nestedRoot) {
+    Evaluator fresh = new Evaluator(nestedRoot, budget);
+    fresh.nesting = nesting;
+    return fresh;
+  }
+
+  /** How many more levels evaluation may nest before {@link EvalOptions#maxNesting()}. */
+  int nestingLeft() {
+    return options.maxNesting() - nesting;
+  }
+
+  /**
+   * Evaluates {@code e} in scope {@code env}; failures propagate as {@link EvalFailure}. Every
+   * {@link DeepStack#LEVELS} levels of nesting the evaluation continues on a fresh thread stack, so
+   * that {@link EvalOptions#maxNesting()}, not the caller's stack, is the limit.
+   */
   Value eval(Expr e, Env env) {
-    if (++nesting > options.maxNesting()) {
-      nesting--;
-      throw new Failure("evaluation nested deeper than " + options.maxNesting());
+    if (nesting != 0 && nesting % DeepStack.LEVELS == 0) {
+      // a hand-over costs as much as many nodes: an input that crosses the boundary over and
+      // over (a long list evaluated right at it) runs out of steps before it runs up much time
+      budget.charge(DeepStack.STEPS);
+      return budget.deepStack().run(nesting / DeepStack.LEVELS, () -> evalHere(e, env));
     }
-    if (++steps > options.maxSteps()) {
-      nesting--;
-      throw new Failure("evaluation took more than " + options.maxSteps() + " steps");
+    return evalHere(e, env);
+  }
+
+  /** Evaluates {@code e} on this thread's stack, dispatching straight to the node's handler. */
+  private Value evalHere(Expr e, Env env) {
+    if (nesting >= options.maxNesting()) {
+      throw budget.failure("evaluation nested deeper than " + options.maxNesting());
     }
+    budget.step();
+    nesting++;
     try {
-      return evalNode(e, env);
+      Value v;
+      if (e instanceof Expr.Literal l) {
+        v = l.value();
+      } else if (e instanceof Expr.AttrRef r) {
+        v = reference(r, env);
+      } else if (e instanceof Expr.Call c) {
+        // function calls do not count against HTCondor's depth
+        try {
+          v = Functions.call(this, c, env);
+        } catch (EvalFailure f) {
+          throw f.leaving(Value.ERROR); // HTCondor's functions set error when an argument fails
+        }
+      } else if (e instanceof Expr.ListExpr l) {
+        return new Value.ListValue(l.items(), env);
+      } else if (e instanceof Expr.AdExpr a) {
+        return new Value.ClassAdValue(a.ad(), env);
+      } else {
+        v = operator(e, env);
+      }
+      if (v instanceof Value.StringValue s) {
+        budget.chargeString(s.value().length());
+      }
+      return v;
     } finally {
       nesting--;
     }
   }
 
-  private Value evalNode(Expr e, Env env) {
-    if (e instanceof Expr.Literal l) {
-      return l.value();
-    }
-    if (e instanceof Expr.AttrRef r) {
-      return reference(r, env);
-    }
-    if (e instanceof Expr.Call || e instanceof Expr.ListExpr || e instanceof Expr.AdExpr) {
-      // function calls and literals do not count against HTCondor's depth
-      try {
-        return operation(e, env);
-      } catch (Failure f) {
-        // HTCondor's functions set error when an argument fails
-        throw f.leaving(Value.ERROR);
-      }
-    }
-    // HTCondor's operators (parentheses, ?: and subscripts too) each count one against the
-    // evaluation depth, as attribute references do
+  /** HTCondor's own depth limit: language semantics, not one of Braid's safety limits. */
+  private EvalFailure tooDeep() {
+    return new EvalFailure("evaluation nested deeper than " + options.maxReferenceDepth());
+  }
+
+  /**
+   * An operator: each counts one against HTCondor's evaluation depth (parentheses, ?: and
+   * subscripts too), as attribute references do.
+   */
+  private Value operator(Expr e, Env env) {
     if (depth >= options.maxReferenceDepth()) {
-      throw new Failure("evaluation nested deeper than " + options.maxReferenceDepth());
+      throw tooDeep();
     }
     depth++;
     try {
-      return e instanceof Expr.Conditional c ? conditional(c, env) : operation(e, env);
-    } catch (Failure f) {
+      if (e instanceof Expr.Binary b) {
+        return binary(b, env);
+      }
+      if (e instanceof Expr.Paren p) {
+        return eval(p.inner(), env);
+      }
+      if (e instanceof Expr.Unary u) {
+        return unary(u.op(), eval(u.operand(), env));
+      }
+      if (e instanceof Expr.Subscript s) {
+        return subscript(s, env);
+      }
+      return conditional((Expr.Conditional) e, env);
+    } catch (EvalFailure f) {
       // HTCondor's operators set error when an operand fails (conditional sets its own)
       throw e instanceof Expr.Conditional ? f : f.leaving(Value.ERROR);
     } finally {
@@ -135,44 +139,24 @@ final class Evaluator {
     }
   }
 
-  private Value operation(Expr e, Env env) {
-    if (e instanceof Expr.Binary b) {
-      return binary(b, env);
+  private static Value unary(Expr.UnaryOp op, Value v) {
+    switch (op) {
+      case MINUS:
+        return Ops.minus(v);
+      case PLUS:
+        return Ops.plus(v);
+      case NOT:
+        return Ops.not(v);
+      default:
+        return Ops.bitNot(v);
     }
-    if (e instanceof Expr.Paren p) {
-      return eval(p.inner(), env);
-    }
-    if (e instanceof Expr.Unary u) {
-      Value v = eval(u.operand(), env);
-      switch (u.op()) {
-        case MINUS:
-          return Ops.minus(v);
-        case PLUS:
-          return Ops.plus(v);
-        case NOT:
-          return Ops.not(v);
-        default:
-          return Ops.bitNot(v);
-      }
-    }
-    if (e instanceof Expr.Call c) {
-      return Functions.call(this, c, env);
-    }
-    if (e instanceof Expr.Subscript s) {
-      return subscript(s, env);
-    }
-    if (e instanceof Expr.ListExpr l) {
-      return new Value.ListValue(l.items(), env);
-    }
-    Expr.AdExpr a = (Expr.AdExpr) e;
-    return new Value.ClassAdValue(a.ad(), env);
   }
 
   private Value conditional(Expr.Conditional c, Env env) {
     Value sel;
     try {
       sel = eval(c.condition(), env);
-    } catch (Failure f) {
+    } catch (EvalFailure f) {
       throw f.leaving(Value.ERROR);
     }
     if (sel instanceof Value.UndefinedValue) {
@@ -191,7 +175,7 @@ final class Evaluator {
       eval(c.ifTrue(), env);
       eval(c.ifFalse(), env);
       return Value.ERROR;
-    } catch (Failure f) {
+    } catch (EvalFailure f) {
       throw f.leaving(Value.ERROR);
     }
   }
@@ -260,12 +244,9 @@ final class Evaluator {
       // HTCondor evaluates the attribute afresh, as ClassAd::EvaluateAttr does, and a failure
       // gives error.
       Env scope = new Env(ad.ad(), ad.parent);
-      Evaluator fresh = new Evaluator(scope.top(), options);
-      fresh.nesting = nesting;
-      fresh.steps = steps;
       try {
-        return fresh.eval(found, scope);
-      } catch (Failure f) {
+        return nested(scope.top()).eval(found, scope);
+      } catch (EvalFailure f) {
         return Value.ERROR;
       }
     }
@@ -281,11 +262,9 @@ final class Evaluator {
       depth++;
       try {
         return eval(list.items().get(k), list.env);
-      } catch (Failure f) {
+      } catch (EvalFailure f) {
         // HTCondor hands on what the failed element left in the result
         return f.left;
-      } catch (StackOverflowError f) {
-        return Value.ERROR;
       } finally {
         depth--;
       }
@@ -307,7 +286,7 @@ final class Evaluator {
     if (r.scope() == null) {
       if (r.absolute()) {
         if (root == null) {
-          throw new Failure("absolute reference ." + r.name() + " outside any ad", true);
+          throw new EvalFailure("absolute reference ." + r.name() + " outside any ad", true);
         }
         start = root;
       } else {
@@ -323,7 +302,7 @@ final class Evaluator {
       depth++;
       try {
         scope = eval(r.scope(), env);
-      } catch (Failure f) {
+      } catch (EvalFailure f) {
         // the scope is evaluated into a value of its own: the result stays untouched
         throw f.leaving(Value.UNDEFINED);
       } finally {
@@ -338,7 +317,7 @@ final class Evaluator {
       if (scope instanceof Value.ListValue list) {
         try {
           return selectFromList(list, r.name());
-        } catch (Failure f) {
+        } catch (EvalFailure f) {
           throw f.leaving(Value.UNDEFINED);
         }
       }
@@ -364,7 +343,7 @@ final class Evaluator {
     Value v = specialAd(name, start);
     // HTCondor follows the ad found like any attribute: the depth limit applies
     if (!(v instanceof Value.UndefinedValue) && depth >= options.maxReferenceDepth()) {
-      throw new Failure("evaluation nested deeper than " + options.maxReferenceDepth());
+      throw tooDeep();
     }
     return v;
   }
@@ -378,7 +357,7 @@ final class Evaluator {
       case "toplevel":
       case "root":
         if (root == null) {
-          throw new Failure("toplevel outside any ad", true);
+          throw new EvalFailure("toplevel outside any ad", true);
         }
         return root.asValue();
       default:
@@ -393,43 +372,50 @@ final class Evaluator {
       // Values that cannot refer back: no need to remember them (HTCondor's depth limit still
       // counts the hop).
       if (depth >= options.maxReferenceDepth()) {
-        throw new Failure("evaluation nested deeper than " + options.maxReferenceDepth());
+        throw tooDeep();
       }
-      return evalNode(found, scope);
+      return value(found, scope);
     }
     // HTCondor checks the depth before it looks for a cycle
     if (depth >= options.maxReferenceDepth()) {
-      throw new Failure("evaluation nested deeper than " + options.maxReferenceDepth());
+      throw tooDeep();
     }
-    if (memo == null) {
-      memo = new HashMap<>(8);
+    if (inProgress == null) {
+      inProgress = new InProgress();
     }
-    Key key = new Key(found, scope.ad);
-    if (memo.containsKey(key)) {
+    if (!inProgress.enter(found, scope.ad)) {
       return Value.UNDEFINED; // a reference cycle
     }
-    memo.put(key, IN_PROGRESS);
     depth++;
     try {
       return eval(found, scope);
     } finally {
       depth--;
-      memo.remove(key);
+      inProgress.leave(found, scope.ad);
     }
+  }
+
+  /** The value of a literal, list or ad expression: no evaluation, so no step or nesting. */
+  private static Value value(Expr e, Env env) {
+    if (e instanceof Expr.Literal l) {
+      return l.value();
+    }
+    if (e instanceof Expr.ListExpr l) {
+      return new Value.ListValue(l.items(), env);
+    }
+    return new Value.ClassAdValue(((Expr.AdExpr) e).ad(), env);
   }
 
   /** {@code list.name}: the attribute selected from each element, as a new list. */
   private Value selectFromList(Value.ListValue list, String name) {
     List<Expr> out = new ArrayList<>(list.size());
     for (Expr item : list.items()) {
-      Evaluator fresh = new Evaluator(root, options);
-      fresh.nesting = nesting;
+      Evaluator fresh = nested(root);
       fresh.depth = depth;
-      fresh.steps = steps;
-      if (memo != null) {
-        // attributes still being evaluated stay visible (cycles)
-        fresh.memo = new HashMap<>(memo);
-      }
+      // attributes still being evaluated stay visible (cycles). Shared, not copied: every entry
+      // the element's evaluation adds it removes again, and a copy per element would cost the
+      // size of the map each time, work the step budget does not see.
+      fresh.inProgress = inProgress;
       Value v = fresh.eval(new Expr.AttrRef(item, name, false), list.env);
       out.add(Expr.literalOf(v));
     }

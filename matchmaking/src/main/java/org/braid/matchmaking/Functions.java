@@ -9,6 +9,7 @@ final class Functions {
 
   private Functions() {}
 
+  /** Calls {@code c}; the caller turns a failed argument into error, as HTCondor's functions do. */
   static Value call(Evaluator ev, Expr.Call c, Env env) {
     List<Expr> a = c.args();
     String name = c.name().toLowerCase(Locale.ROOT);
@@ -66,7 +67,9 @@ final class Functions {
       case "real":
         return a.size() != 1 ? Value.ERROR : Conversions.toRealValue(ev.eval(a.get(0), env));
       case "string":
-        return a.size() != 1 ? Value.ERROR : Conversions.toStringValue(ev.eval(a.get(0), env));
+        return a.size() != 1
+            ? Value.ERROR
+            : Conversions.toStringValue(ev.eval(a.get(0), env), ev.budget);
       case "bool":
         return a.size() != 1 ? Value.ERROR : MathFunctions.toBool(ev.eval(a.get(0), env));
       case "floor":
@@ -86,7 +89,7 @@ final class Functions {
       case "interval":
         return StringFunctions.interval(ev, a, env);
       case "unparse":
-        return StringFunctions.unparse(a, env);
+        return StringFunctions.unparse(ev, a, env);
       case "eval":
         return StringFunctions.evalString(ev, a, env);
       case "stringlistmember":

@@ -7,7 +7,9 @@ package org.braid.matchmaking;
  *     numeric suffixes ({@code 5M}, {@code 50G}, {@code 2Gi}) with an optional {@code /s} or {@code
  *     /sec}, and old-syntax lines ending in {@code ;}. Default: true.
  * @param maxDepth deepest nesting of parentheses, operators, lists and ads accepted. Default: 1000.
- * @param maxLength longest input accepted, in characters. Default: 1,048,576.
+ * @param maxLength longest input accepted, in characters; longer input is a parse error "input
+ *     exceeds the limit of N characters". {@link BoundedLineReader} and {@link ClassAds#readText}
+ *     read input so that it is never held whole beyond this. Default: 1,048,576.
  */
 public record ParseOptions(boolean strict, int maxDepth, int maxLength) {
 

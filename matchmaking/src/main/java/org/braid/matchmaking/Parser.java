@@ -22,13 +22,19 @@ final class Parser {
   }
 
   static Parser over(String src, ParseOptions options) throws ClassAdParseException {
+    checkLength(src, options);
+    return new Parser(src, Lexer.tokenize(src, !options.strict()), options);
+  }
+
+  /**
+   * Rejects text longer than {@link ParseOptions#maxLength()}. The message gives no length: text
+   * read through {@link BoundedLineReader} or {@link ClassAds#readText} is cut just past the limit.
+   */
+  static void checkLength(String src, ParseOptions options) throws ClassAdParseException {
     if (src.length() > options.maxLength()) {
       throw ClassAdParseException.at(
-          src,
-          "input of " + src.length() + " characters exceeds the limit of " + options.maxLength(),
-          0);
+          src, "input exceeds the limit of " + options.maxLength() + " characters", 0);
     }
-    return new Parser(src, Lexer.tokenize(src, !options.strict()), options);
   }
 
   /** Parses a whole expression; nothing may follow it. */

@@ -1,13 +1,12 @@
 package org.braid.matchmaking;
 
+import com.google.re2j.Matcher;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * Regular-expression functions: regexp, regexps, replace, replaceAll, regexpMember. Each follows
- * HTCondor's fnCall.cpp.
+ * HTCondor's fnCall.cpp ({@code regexp_helper}); matching is RE2/J's, bounded by the evaluation's
+ * budget (see {@link Regex}).
  */
 final class RegexFunctions {
 
@@ -35,27 +34,6 @@ final class RegexFunctions {
     return v;
   }
 
-  static Pattern compile(String pattern, String options) {
-    int flags = 0;
-    if (options.indexOf('i') >= 0) {
-      flags |= Pattern.CASE_INSENSITIVE;
-    }
-    if (options.indexOf('m') >= 0) {
-      flags |= Pattern.MULTILINE;
-    }
-    if (options.indexOf('s') >= 0) {
-      flags |= Pattern.DOTALL;
-    }
-    if (options.indexOf('x') >= 0) {
-      flags |= Pattern.COMMENTS;
-    }
-    try {
-      return Pattern.compile(pattern, flags);
-    } catch (PatternSyntaxException e) {
-      return null;
-    }
-  }
-
   static Value regexp(Evaluator ev, List<Expr> a, Env env) {
     if (a.size() != 2 && a.size() != 3) {
       return Value.ERROR;
@@ -68,8 +46,8 @@ final class RegexFunctions {
       return Value.ERROR;
     }
     String opts = v.length > 2 ? ((Value.StringValue) v[2]).value() : "";
-    Pattern re = compile(p.value(), opts);
-    return re == null ? Value.ERROR : Value.of(re.matcher(t.value()).find());
+    Regex re = Regex.compile(p.value(), opts, ev.budget);
+    return re == null ? Value.ERROR : Value.of(re.withStack(() -> re.find(t.value())));
   }
 
   static Value regexpMember(Evaluator ev, List<Expr> a, Env env) {
@@ -84,20 +62,21 @@ final class RegexFunctions {
       return Value.ERROR;
     }
     String opts = v.length > 2 ? ((Value.StringValue) v[2]).value() : "";
-    Pattern re = compile(p.value(), opts);
+    Regex re = Regex.compile(p.value(), opts, ev.budget);
     boolean maybeUndefined = false;
     for (Expr item : list.items()) {
       Value e;
       try {
         e = ev.eval(item, list.env);
-      } catch (Evaluator.Failure | StackOverflowError f) {
+      } catch (EvalFailure f) {
+        if (ev.budget.exhausted()) {
+          throw f;
+        }
         return Value.ERROR;
       }
       if (e instanceof Value.StringValue s) {
-        if (re == null) {
-          return Value.ERROR;
-        }
-        if (re.matcher(s.value()).find()) {
+        // HTCondor: a pattern that does not compile matches no element (it is not error here)
+        if (re != null && re.withStack(() -> re.find(s.value()))) {
           return Value.TRUE;
         }
       } else if (e instanceof Value.UndefinedValue) {
@@ -128,63 +107,99 @@ final class RegexFunctions {
         || !(v[2] instanceof Value.StringValue r)) {
       return Value.ERROR;
     }
-    Pattern re = compile(p.value(), opts);
+    Regex re = Regex.compile(p.value(), opts, ev.budget);
     if (re == null) {
       return Value.ERROR;
     }
     boolean full = opts.indexOf('f') >= 0;
     boolean all = opts.indexOf('g') >= 0;
-    String target = t.value();
+    return re.withStack(() -> substitute(ev.budget, re, t.value(), r.value(), full, all));
+  }
+
+  /**
+   * HTCondor's substitution loop. After an empty match it looks for a non-empty match anchored at
+   * the same place; when there is none it copies one character (even without {@code f}) and
+   * searches on, and at the end of the text that read runs past the end, which HTCondor reports as
+   * error: so a global substitution whose pattern matches empty at the end of the text is error
+   * ({@code replaceAll("x*", "abc", "y")}).
+   */
+  private static Value substitute(
+      Budget budget, Regex re, String target, String replace, boolean full, boolean all) {
     Matcher m = re.matcher(target);
     StringBuilder out = new StringBuilder();
-    int last = 0;
-    boolean any = false;
-    while (m.find()) {
-      any = true;
-      if (full) {
-        out.append(target, last, m.start());
+    int idx = 0;
+    boolean emptyMatch = false;
+    while (true) {
+      Matcher found;
+      if (emptyMatch) {
+        found = re.nonEmptyMatchAt(target, idx);
+        if (found == null) {
+          if (idx >= target.length()) {
+            return Value.ERROR; // HTCondor: PCRE2_ERROR_BADOFFSET
+          }
+          int next = target.offsetByCodePoints(idx, 1);
+          out.append(target, idx, next);
+          idx = next;
+          emptyMatch = false;
+          continue;
+        }
+      } else if (m.find(idx)) {
+        found = m;
+      } else {
+        break;
       }
-      if (!expand(r.value(), m, out)) {
+      if (full) {
+        out.append(target, idx, found.start());
+      }
+      if (!expand(replace, found, out, budget)) {
         return Value.ERROR;
       }
-      last = m.end();
+      idx = found.end();
+      emptyMatch |= found.start() == found.end();
       if (!all) {
         break;
       }
-      if (m.end() == m.start()) {
-        if (m.end() >= target.length()) {
-          break;
-        }
-        if (!m.find(m.end() + 1)) {
-          break;
-        }
-        m.region(m.end() + 1, target.length());
-      }
-    }
-    if (!any) {
-      return Value.of(full ? target : "");
     }
     if (full) {
-      out.append(target.substring(last));
+      if (!budget.stringFits((long) out.length() + target.length() - idx)) {
+        return Value.ERROR;
+      }
+      out.append(target, idx, target.length());
     }
     return Value.of(out.toString());
   }
 
-  static boolean expand(String replace, Matcher m, StringBuilder out) {
+  /**
+   * Appends {@code replace} with {@code \N} filled in. As in HTCondor, {@code \N} past the last
+   * group that took part in the match is error, and a group that did not take part is empty. False
+   * for error, also when the text would grow past the budget's string limit.
+   */
+  private static boolean expand(String replace, Matcher m, StringBuilder out, Budget budget) {
+    int groups = 1; // PCRE's match count: one more than the highest group set
+    for (int g = m.groupCount(); g > 0; g--) {
+      if (m.start(g) >= 0) {
+        groups = g + 1;
+        break;
+      }
+    }
     for (int k = 0; k < replace.length(); k++) {
       char c = replace.charAt(k);
       if (c == '\\' && k + 1 < replace.length() && Character.isDigit(replace.charAt(k + 1))) {
         int g = replace.charAt(++k) - '0';
-        if (g > m.groupCount()) {
-          return false; // HTCondor: a reference to a group the pattern lacks is an error
+        if (g >= groups) {
+          return false;
         }
-        if (m.group(g) != null) {
-          out.append(m.group(g));
+        String text = m.group(g);
+        if (text != null) {
+          if (!budget.stringFits((long) out.length() + text.length())) {
+            return false;
+          }
+          out.append(text);
         }
       } else {
         out.append(c);
       }
     }
-    return true;
+    return budget.stringFits(out.length());
   }
 }

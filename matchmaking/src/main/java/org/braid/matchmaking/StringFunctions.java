@@ -1,7 +1,9 @@
 package org.braid.matchmaking;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * String functions: strcat, join, toUpper, toLower, substr, strcmp, stricmp, versioncmp, string
@@ -35,7 +37,7 @@ final class StringFunctions {
     int items = 0;
     for (int k = 0; k < args.size(); k++) {
       Value v = ev.eval(args.get(k), envs == null ? env : envs[k]);
-      Value s = Conversions.toStringValue(v);
+      Value s = Conversions.toStringValue(v, ev.budget);
       if (s instanceof Value.UndefinedValue) {
         if (!join) {
           return Value.UNDEFINED;
@@ -54,9 +56,15 @@ final class StringFunctions {
           continue;
         }
         if (buf.length() > 0) {
+          if (!ev.budget.stringFits((long) buf.length() + sep.length())) {
+            return Value.ERROR;
+          }
           buf.append(sep); // HTCondor adds the separator only after non-empty output
         }
         items++;
+      }
+      if (!ev.budget.stringFits((long) buf.length() + str.value().length())) {
+        return Value.ERROR;
       }
       buf.append(str.value());
     }
@@ -66,15 +74,15 @@ final class StringFunctions {
     return Value.of(buf.toString());
   }
 
-  static Value stringArg(Value v) {
-    return Conversions.toStringValue(v);
+  static Value stringArg(Evaluator ev, Value v) {
+    return Conversions.toStringValue(v, ev.budget);
   }
 
   static Value changeCase(Evaluator ev, List<Expr> a, Env env, boolean lower) {
     if (a.size() != 1) {
       return Value.ERROR;
     }
-    Value s = Conversions.toStringValue(ev.eval(a.get(0), env));
+    Value s = stringArg(ev, ev.eval(a.get(0), env));
     if (!(s instanceof Value.StringValue str)) {
       return s;
     }
@@ -130,8 +138,8 @@ final class StringFunctions {
     if (x instanceof Value.UndefinedValue || y instanceof Value.UndefinedValue) {
       return Value.UNDEFINED;
     }
-    if (!(stringArg(x) instanceof Value.StringValue s0)
-        || !(stringArg(y) instanceof Value.StringValue s1)) {
+    if (!(stringArg(ev, x) instanceof Value.StringValue s0)
+        || !(stringArg(ev, y) instanceof Value.StringValue s1)) {
       return Value.ERROR;
     }
     int c =
@@ -150,8 +158,8 @@ final class StringFunctions {
     if (x instanceof Value.UndefinedValue || y instanceof Value.UndefinedValue) {
       return Value.UNDEFINED;
     }
-    if (!(stringArg(x) instanceof Value.StringValue s0)
-        || !(stringArg(y) instanceof Value.StringValue s1)) {
+    if (!(stringArg(ev, x) instanceof Value.StringValue s0)
+        || !(stringArg(ev, y) instanceof Value.StringValue s1)) {
       return Value.ERROR;
     }
     return Value.of((long) Conversions.naturalCompare(s0.value(), s1.value()));
@@ -214,7 +222,8 @@ final class StringFunctions {
     }
     String delims = v.length > 2 ? ((Value.StringValue) v[2]).value() : ", ";
     List<String> x = split(((Value.StringValue) v[0]).value(), delims);
-    List<String> y = split(((Value.StringValue) v[1]).value(), delims);
+    // a set, so that two long lists cost their lengths, not their product
+    Set<String> y = new HashSet<>(split(((Value.StringValue) v[1]).value(), delims));
     for (String s : x) {
       if (y.contains(s)) {
         return Value.TRUE;
@@ -250,25 +259,36 @@ final class StringFunctions {
     return Value.of(s);
   }
 
-  static Value unparse(List<Expr> a, Env env) {
+  static Value unparse(Evaluator ev, List<Expr> a, Env env) {
     if (a.size() != 1 || !(a.get(0) instanceof Expr.AttrRef ref)) {
       return Value.ERROR;
     }
-    String name = Unparser.compatExpr(ref);
-    Expr e = env == null ? null : env.ad.lookup(name);
-    return Value.of(e == null ? "" : Unparser.compatExpr(e));
+    int max = ev.options.maxStringLength();
+    try {
+      String name = Unparser.compatExpr(ref, max);
+      Expr e = env == null ? null : env.ad.lookup(name);
+      return Value.of(e == null ? "" : Unparser.compatExpr(e, max));
+    } catch (Unparser.TooLong tooLong) {
+      return ev.budget.stringTooLong();
+    }
   }
 
   static Value evalString(Evaluator ev, List<Expr> a, Env env) {
     if (a.size() != 1) {
       return Value.ERROR;
     }
-    if (!(stringArg(ev.eval(a.get(0), env)) instanceof Value.StringValue s)) {
+    if (!(stringArg(ev, ev.eval(a.get(0), env)) instanceof Value.StringValue s)) {
+      return Value.ERROR;
+    }
+    // the parse nests no deeper than the evaluation still may: a deeper tree could not be
+    // evaluated anyway, and the parse runs on top of the evaluation's stack
+    int depth = Math.min(ParseOptions.DEFAULT.maxDepth(), ev.nestingLeft());
+    if (depth <= 0) {
       return Value.ERROR;
     }
     Expr e;
     try {
-      e = Parser.over(s.value(), ParseOptions.DEFAULT).wholeExpression();
+      e = Parser.over(s.value(), ParseOptions.DEFAULT.withMaxDepth(depth)).wholeExpression();
     } catch (ClassAdParseException ex) {
       return Value.ERROR;
     }

@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -20,41 +21,99 @@ final class Unparser {
   private static final Set<String> RESERVED =
       Set.of("true", "false", "undefined", "error", "is", "isnt", "parent");
 
-  private final boolean compat;
-  private final StringBuilder sb = new StringBuilder();
+  /** Thrown when the text would exceed the length limit; no stack trace. */
+  static final class TooLong extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
-  private Unparser(boolean compat) {
+    TooLong() {
+      super("unparsed text too long", null, false, false);
+    }
+  }
+
+  /** An attribute name still to be written (quoted if it is not a plain name). */
+  private record Name(String text) {}
+
+  private final boolean compat;
+  private final int maxLength;
+  private final StringBuilder sb;
+  // What is still to be written, next first: strings as they are, expressions, values, ads and
+  // names. An explicit stack, so that no tree is too deep to write.
+  private final ArrayDeque<Object> work = new ArrayDeque<>();
+
+  private Unparser(boolean compat, int maxLength) {
+    this(new StringBuilder(), compat, maxLength);
+  }
+
+  /** An unparser in the public flavour that appends to {@code sb} up to {@code maxLength}. */
+  Unparser(StringBuilder sb, int maxLength) {
+    this(sb, false, maxLength);
+  }
+
+  private Unparser(StringBuilder sb, boolean compat, int maxLength) {
+    this.sb = sb;
     this.compat = compat;
+    this.maxLength = maxLength;
   }
 
   static String expr(Expr e) {
-    Unparser u = new Unparser(false);
-    u.write(e);
-    return u.sb.toString();
+    return new Unparser(false, Integer.MAX_VALUE).run(e).sb.toString();
   }
 
   static String value(Value v) {
-    Unparser u = new Unparser(false);
-    u.writeValue(v);
-    return u.sb.toString();
+    return new Unparser(false, Integer.MAX_VALUE).run(v).sb.toString();
   }
 
   static String ad(ClassAd ad) {
-    Unparser u = new Unparser(false);
-    u.writeAd(ad);
-    return u.sb.toString();
+    return new Unparser(false, Integer.MAX_VALUE).run(ad).sb.toString();
   }
 
-  static String compatExpr(Expr e) {
-    Unparser u = new Unparser(true);
-    u.write(e);
-    return u.sb.toString();
+  /**
+   * {@code e} as HTCondor's library writes it.
+   *
+   * @throws TooLong if the text would be longer than {@code maxLength}
+   */
+  static String compatExpr(Expr e, int maxLength) {
+    return new Unparser(true, maxLength).run(e).sb.toString();
   }
 
-  static String compatValue(Value v) {
-    Unparser u = new Unparser(true);
-    u.writeValue(v);
-    return u.sb.toString();
+  /**
+   * {@code v} as HTCondor's library writes it.
+   *
+   * @throws TooLong if the text would be longer than {@code maxLength}
+   */
+  static String compatValue(Value v, int maxLength) {
+    return new Unparser(true, maxLength).run(v).sb.toString();
+  }
+
+  /**
+   * Appends {@code v}.
+   *
+   * @throws TooLong if the text would grow longer than the limit
+   */
+  void append(Value v) {
+    run(v);
+  }
+
+  private Unparser run(Object first) {
+    work.push(first);
+    while (!work.isEmpty()) {
+      Object o = work.pop();
+      if (o instanceof String s) {
+        sb.append(s);
+      } else if (o instanceof Expr e) {
+        write(e);
+      } else if (o instanceof ClassAd ad) {
+        writeAd(ad);
+      } else if (o instanceof Name n) {
+        name(n.text());
+      } else {
+        writeValue((Value) o);
+      }
+      if (sb.length() > maxLength) {
+        throw new TooLong();
+      }
+    }
+    return this;
   }
 
   private void writeValue(Value v) {
@@ -67,48 +126,47 @@ final class Unparser {
     }
   }
 
+  /** Writes what comes first of {@code e} and pushes the rest, last part first. */
   private void write(Expr e) {
     if (e instanceof Expr.Literal l) {
       writeScalar(l.value());
     } else if (e instanceof Expr.AttrRef r) {
       if (r.scope() != null) {
-        write(r.scope());
-        sb.append('.');
-      } else if (r.absolute()) {
+        work.push(new Name(r.name()));
+        work.push(".");
+        work.push(r.scope());
+        return;
+      }
+      if (r.absolute()) {
         sb.append('.');
       }
       name(r.name());
     } else if (e instanceof Expr.Binary b) {
-      write(b.left());
-      sb.append(' ').append(b.op().symbol()).append(' ');
-      write(b.right());
+      work.push(b.right());
+      work.push(" " + b.op().symbol() + " ");
+      work.push(b.left());
     } else if (e instanceof Expr.Unary u) {
       sb.append(' ').append(u.op().symbol());
-      write(u.operand());
+      work.push(u.operand());
     } else if (e instanceof Expr.Paren p) {
       sb.append('(');
-      write(p.inner());
-      sb.append(')');
+      work.push(")");
+      work.push(p.inner());
     } else if (e instanceof Expr.Conditional c) {
-      write(c.condition());
-      sb.append(" ? ");
-      write(c.ifTrue());
-      sb.append(" : ");
-      write(c.ifFalse());
+      work.push(c.ifFalse());
+      work.push(" : ");
+      work.push(c.ifTrue());
+      work.push(" ? ");
+      work.push(c.condition());
     } else if (e instanceof Expr.Subscript s) {
-      write(s.base());
-      sb.append('[');
-      write(s.index());
-      sb.append(']');
+      work.push("]");
+      work.push(s.index());
+      work.push("[");
+      work.push(s.base());
     } else if (e instanceof Expr.Call c) {
       sb.append(c.name()).append('(');
-      for (int k = 0; k < c.args().size(); k++) {
-        if (k > 0) {
-          sb.append(',');
-        }
-        write(c.args().get(k));
-      }
-      sb.append(')');
+      work.push(")");
+      pushSeparated(c.args(), ",");
     } else if (e instanceof Expr.ListExpr l) {
       writeList(l.items());
     } else if (e instanceof Expr.AdExpr a) {
@@ -116,29 +174,34 @@ final class Unparser {
     }
   }
 
+  /** Pushes {@code items} with {@code sep} between them, so that the first is written next. */
+  private void pushSeparated(List<Expr> items, String sep) {
+    for (int k = items.size() - 1; k >= 0; k--) {
+      work.push(items.get(k));
+      if (k > 0) {
+        work.push(sep);
+      }
+    }
+  }
+
   private void writeList(List<Expr> items) {
     sb.append("{ ");
-    for (int k = 0; k < items.size(); k++) {
-      if (k > 0) {
-        sb.append(',');
-      }
-      write(items.get(k));
-    }
-    sb.append(" }");
+    work.push(" }");
+    pushSeparated(items, ",");
   }
 
   private void writeAd(ClassAd ad) {
     sb.append("[ ");
+    work.push(" ]");
     List<String> names = ad.names();
-    for (int k = 0; k < names.size(); k++) {
+    for (int k = names.size() - 1; k >= 0; k--) {
+      work.push(ad.lookup(names.get(k)));
+      work.push(" = ");
+      work.push(new Name(names.get(k)));
       if (k > 0) {
-        sb.append("; ");
+        work.push("; ");
       }
-      name(names.get(k));
-      sb.append(" = ");
-      write(ad.lookup(names.get(k)));
     }
-    sb.append(" ]");
   }
 
   private void name(String n) {

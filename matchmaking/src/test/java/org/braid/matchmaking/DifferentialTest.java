@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
+import org.braid.testkit.RealComponent;
 
 /**
  * Evaluates generated expressions in our evaluator and in HTCondor's library and requires identical
@@ -18,10 +18,8 @@ class DifferentialTest {
     if (why == null) {
       return;
     }
-    if ("true".equals(System.getenv("CI"))) {
-      fail(why + ". " + Oracle.INSTALL_HINT);
-    }
-    Assumptions.assumeTrue(false, why + ". " + Oracle.INSTALL_HINT);
+    RealComponent.unavailable(
+        "HTCondor's ClassAd oracle is unavailable: " + why, Oracle.INSTALL_HINT);
   }
 
   /** A string result holding an unparsed ad with more than one attribute. */

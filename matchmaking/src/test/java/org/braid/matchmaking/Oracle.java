@@ -61,9 +61,9 @@ final class Oracle implements AutoCloseable {
     }
   }
 
+  /** How to install the oracle: HTCondor's Python bindings (PyPI htcondor 25.x) in a venv. */
   static final String INSTALL_HINT =
-      "HTCondor oracle unavailable; install it with: python3 -m venv .venv && "
-          + ".venv/bin/pip install -r .ci/requirements.txt (package htcondor 25.x)";
+      "python3 -m venv .venv && .venv/bin/pip install -r .ci/requirements.txt (htcondor 25.x)";
 
   static Oracle start() throws IOException {
     Path script = Paths.get("src/test/resources/oracle.py").toAbsolutePath();

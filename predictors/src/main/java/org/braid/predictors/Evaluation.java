@@ -1,6 +1,7 @@
 package org.braid.predictors;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import org.apache.commons.math3.distribution.TDistribution;
@@ -115,23 +116,61 @@ public final class Evaluation {
    * classes.
    */
   public static List<Row> compare(Series series, SizeClasses classes, int training) {
-    List<Row> rows = new ArrayList<>();
-    for (boolean withClasses : new boolean[] {false, true}) {
-      for (Predictor p : Predictors.figure4()) {
-        Predictor q = withClasses ? Predictors.sizeClassed(p, classes) : p;
-        rows.add(new Row(series.name(), p.name(), withClasses, evaluate(q, series, training)));
+    return compare(series, ProbeSeries.NONE, classes, training);
+  }
+
+  /**
+   * The names {@link #compare(Series, ProbeSeries, SizeClasses, int)} scores: paper 003's Figure 4,
+   * {@code NWS} and {@code default}; with probe series also the models of Table 1 they allow and
+   * {@code published}.
+   */
+  public static List<PredictorName> comparedNames(ProbeSeries probes) {
+    List<PredictorName> names = new ArrayList<>();
+    for (Predictor p : Predictors.figure4()) {
+      names.add(PredictorName.parse(p.name()));
+    }
+    names.add(PredictorName.parse(Predictors.nws().name()));
+    names.add(PredictorName.parse(Forecaster.DEFAULT_NAME));
+    if (!probes.isEmpty()) {
+      for (Multivariate m : Multivariate.table1()) {
+        if (probes.allow(m)) {
+          names.add(PredictorName.parse(m.name()));
+        }
       }
-      Predictor nws =
-          withClasses ? Predictors.sizeClassed(Predictors.nws(), classes) : Predictors.nws();
-      rows.add(new Row(series.name(), "NWS", withClasses, evaluate(nws, series, training)));
-      Predictor def =
-          withClasses ? Predictors.defaultPredictor(classes) : Predictors.defaultUnclassed();
-      rows.add(
-          new Row(
-              series.name(),
-              Forecaster.DEFAULT_NAME,
-              withClasses,
-              evaluate(def, series, training)));
+      names.add(PredictorName.parse(Forecaster.PUBLISHED_NAME));
+    }
+    return names;
+  }
+
+  /**
+   * Compares the predictors of {@link #comparedNames(ProbeSeries)} on a series, each without and
+   * with size classes: rows for every name without classes, then for every name with them.
+   */
+  public static List<Row> compare(
+      Series series, ProbeSeries probes, SizeClasses classes, int training) {
+    return compare(series, comparedNames(probes), probes, classes, training);
+  }
+
+  /**
+   * Scores the named predictors on a series, each without and with size classes (rows for every
+   * name without classes, then for every name with them). A regression model refits at every
+   * sample: cost O(n^2) in the series length.
+   *
+   * @throws IllegalArgumentException if a regression model lacks its probe series
+   */
+  public static List<Row> compare(
+      Series series,
+      List<PredictorName> names,
+      ProbeSeries probes,
+      SizeClasses classes,
+      int training) {
+    Objects.requireNonNull(classes, "classes");
+    List<Row> rows = new ArrayList<>();
+    for (SizeClasses c : Arrays.asList(null, classes)) {
+      for (PredictorName name : names) {
+        Score s = evaluate(name.predictor(probes, c), series, training);
+        rows.add(new Row(series.name(), name.toString(), c != null, s));
+      }
     }
     return rows;
   }

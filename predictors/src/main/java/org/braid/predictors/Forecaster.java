@@ -2,6 +2,7 @@ package org.braid.predictors;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -9,32 +10,38 @@ import java.util.Objects;
  * The entry point for forecasts with paper 003's accuracy triplet: predicted value, average past
  * normalized percent error, and the 95% confidence interval of that error.
  *
- * <p>The error is the predictor's own one-step error over the history it was given: every sample
- * predicted from the samples before it. A history shorter than the training size gives {@link
- * Forecast.Status#INSUFFICIENT_HISTORY}, never NaN.
+ * <p>A forecaster runs one named model ({@link PredictorName}; default {@code published}, the rule
+ * the information provider publishes: Braid's default rule, with the regression models of paper
+ * 003's Table 1 among its candidates whenever probe series are given). It replays the whole history
+ * once, in time order, and predicts the next transfer from all of it. The error is the model's own
+ * one-step error over that history: every sample predicted from the samples before it, scored over
+ * the samples of the next transfer's size class (over all samples while that class has none). A
+ * history shorter than the training size gives {@link Forecast.Status#INSUFFICIENT_HISTORY}, never
+ * NaN.
  *
  * <p>Immutable and thread-safe.
  */
 public final class Forecaster {
 
-  /** The predictor name reported for Braid's default predictor. */
-  public static final String DEFAULT_NAME = "default";
+  /** The name of Braid's default univariate rule. */
+  public static final String DEFAULT_NAME = PredictorName.render(PredictorName.Family.DEFAULT);
 
-  private final Predictor predictor;
-  private final String name;
+  /** The name of the rule the provider publishes (the default model of a forecaster). */
+  public static final String PUBLISHED_NAME = PredictorName.render(PredictorName.Family.PUBLISHED);
+
+  private final PredictorName model;
+  private final Predictor fixed;
   private final int trainingSize;
   private final SizeClasses sizeClasses;
-  private final boolean regression;
 
   private Forecaster(Builder b) {
-    this.sizeClasses = b.sizeClasses;
-    this.predictor = b.predictor != null ? b.predictor : Predictors.defaultPredictor(b.sizeClasses);
-    this.name = b.predictor != null ? b.predictor.name() : DEFAULT_NAME;
+    this.model = b.model;
+    this.fixed = b.predictor;
     this.trainingSize = b.trainingSize;
-    this.regression = b.regression;
+    this.sizeClasses = b.sizeClasses;
   }
 
-  /** A builder with the defaults: Braid's default predictor, size classes, training size 15. */
+  /** A builder with the defaults: the published rule, the paper's size classes, training 15. */
   public static Builder builder() {
     return new Builder();
   }
@@ -44,17 +51,65 @@ public final class Forecaster {
     return trainingSize;
   }
 
+  /** The name forecasts report as their predictor. */
+  public String name() {
+    return fixed != null ? fixed.name() : model.toString();
+  }
+
   /**
-   * Forecasts the next transfer of the given size at the given time from a transfer series.
+   * Forecasts the next transfer of the given size at the given time from a transfer series alone.
    *
    * @throws NullPointerException if the series or time is null
+   * @throws IllegalArgumentException if the model is a regression model (it needs probe series)
    */
   public Forecast forecast(Series transfers, long nextSize, Instant at) {
+    return forecast(transfers, ProbeSeries.NONE, nextSize, at);
+  }
+
+  /**
+   * Forecasts the next transfer from the transfers and the network and disk probe series (either
+   * may be empty).
+   *
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if the model is a regression model whose probe series is empty
+   */
+  public Forecast forecast(
+      Series transfers, Series network, Series disk, long nextSize, Instant at) {
+    return forecast(transfers, new ProbeSeries(network, disk), nextSize, at);
+  }
+
+  /**
+   * Forecasts the next transfer from the transfers and the probe series.
+   *
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if the model is a regression model whose probe series is empty
+   */
+  public Forecast forecast(Series transfers, ProbeSeries probes, long nextSize, Instant at) {
+    return forecast(transfers, probes, List.of(nextSize), at).get(0);
+  }
+
+  /**
+   * Forecasts the next transfer for each of several sizes from one replay of the history (for
+   * example one per size class). Cost: one replay of the model over the history.
+   *
+   * @return one forecast per size, in order
+   * @throws NullPointerException if an argument or a size is null
+   * @throws IllegalArgumentException if the model is a regression model whose probe series is empty
+   */
+  public List<Forecast> forecast(
+      Series transfers, ProbeSeries probes, List<Long> nextSizes, Instant at) {
     Objects.requireNonNull(transfers, "transfers");
+    Objects.requireNonNull(probes, "probes");
     Objects.requireNonNull(at, "at");
+    List<Long> sizes = List.copyOf(nextSizes);
+    Predictor predictor = fixed != null ? fixed : model.predictor(probes, sizeClasses);
     int n = transfers.size();
+    List<Forecast> out = new ArrayList<>();
     if (n < trainingSize) {
-      return Forecast.insufficient(name, n);
+      for (int i = 0; i < sizes.size(); i++) {
+        out.add(Forecast.insufficient(name(), n));
+      }
+      return out;
     }
     Predictor.State state = predictor.start();
     double[] p = new double[n];
@@ -62,68 +117,61 @@ public final class Forecaster {
       p[i] = state.predict(transfers.timeMillis(i), transfers.sizeBytes(i));
       state.add(transfers.timeMillis(i), transfers.value(i), transfers.sizeBytes(i));
     }
-    double value =
-        state.predict(Math.max(at.toEpochMilli(), transfers.timeMillis(n - 1)), nextSize);
-    String chosen = state.chosen().isEmpty() ? name : state.chosen();
-    return make(name, chosen, value, Evaluation.score(transfers, p, 1), n);
+    long atMillis = Math.max(at.toEpochMilli(), transfers.timeMillis(n - 1));
+    for (long size : sizes) {
+      double value = state.predict(atMillis, size);
+      String chosen = state.chosen().isEmpty() ? name() : state.chosen();
+      out.add(make(value, chosen, scoreFor(transfers, p, size), n));
+    }
+    return out;
   }
 
-  /**
-   * Forecasts the next transfer with the regression models of paper 003 section 3.2 (G+N, G+D,
-   * G+N+D with every fill, as the probe series allow) among the candidates, next to the univariate
-   * predictor: whichever had the lowest one-step error over the history makes the forecast. Empty
-   * probe series are simply not used. Cost: O(n^2) in the number of transfers.
-   *
-   * @throws NullPointerException if an argument is null
-   */
-  public Forecast forecast(
-      Series transfers, Series network, Series disk, long nextSize, Instant at) {
-    Objects.requireNonNull(network, "network");
-    Objects.requireNonNull(disk, "disk");
-    Forecast univariate = forecast(transfers, nextSize, at);
-    if (!univariate.isAvailable() || !regression || (network.isEmpty() && disk.isEmpty())) {
-      return univariate;
-    }
-    List<Multivariate> models = new ArrayList<>();
-    for (Multivariate m : Multivariate.table1()) {
-      if ((!m.usesNetwork() || !network.isEmpty()) && (!m.usesDisk() || !disk.isEmpty())) {
-        models.add(m);
+  /** The one-step error over the samples of the size's class, or all samples if it has none. */
+  private Score scoreFor(Series transfers, double[] p, long size) {
+    int c = sizeClasses.classOf(size);
+    double[] mine = Arrays.copyOf(p, p.length);
+    boolean any = false;
+    for (int i = 0; i < mine.length; i++) {
+      if (sizeClasses.classOf(transfers.sizeBytes(i)) != c) {
+        mine[i] = Double.NaN;
+      } else {
+        any |= i > 0 && !Double.isNaN(mine[i]);
       }
     }
-    Forecast best = univariate;
-    long atMillis = Math.max(at.toEpochMilli(), transfers.timeMillis(transfers.size() - 1));
-    for (Multivariate m : models) {
-      double[] p = m.oneStep(transfers, network, disk, sizeClasses, atMillis, nextSize);
-      Score s = Evaluation.score(transfers, p, 1);
-      double value = p[transfers.size()];
-      if (Double.isNaN(value) || s.count() == 0) {
-        continue;
-      }
-      if (s.errorPct() < best.errorPct()) {
-        best = make(name, m.name(), value, s, transfers.size());
-      }
-    }
-    return best;
+    return Evaluation.score(transfers, any ? mine : p, 1);
   }
 
-  private static Forecast make(String name, String chosen, double value, Score s, int n) {
+  private Forecast make(double value, String chosen, Score s, int n) {
     if (Double.isNaN(value)) {
-      return Forecast.insufficient(name, n);
+      return Forecast.insufficient(name(), n);
     }
     double ci = s.count() >= 2 ? s.ciPct() : s.errorPct();
-    return new Forecast(name, value, s.errorPct(), ci, n, s.count(), chosen, Forecast.Status.OK);
+    return new Forecast(name(), value, s.errorPct(), ci, n, s.count(), chosen, Forecast.Status.OK);
   }
 
   /** Options for a {@link Forecaster}. Not thread-safe. */
   public static final class Builder {
+    private PredictorName model = PredictorName.parse(PUBLISHED_NAME);
     private Predictor predictor;
     private int trainingSize = 15;
     private SizeClasses sizeClasses = SizeClasses.PAPER;
-    private boolean regression = true;
 
     private Builder() {}
 
-    /** The predictor to use. Default: {@link Predictors#defaultPredictor(SizeClasses)}. */
+    /**
+     * The model, by name ({@code published}, {@code default}, {@code AVG25}, {@code G+N NoFill},
+     * ...; see {@link PredictorName}), run with this forecaster's size classes. Default: {@code
+     * published}.
+     *
+     * @throws IllegalArgumentException if the name is no predictor's
+     */
+    public Builder model(String name) {
+      this.model = PredictorName.parse(name);
+      this.predictor = null;
+      return this;
+    }
+
+    /** A predictor to use as it is (no size classes added, no probe series). */
     public Builder predictor(Predictor predictor) {
       this.predictor = Objects.requireNonNull(predictor, "predictor");
       return this;
@@ -142,17 +190,9 @@ public final class Forecaster {
       return this;
     }
 
-    /**
-     * The size classes of the default predictor and the regression models. Default: the paper's.
-     */
+    /** The size classes of the model and of the error. Default: the paper's. */
     public Builder sizeClasses(SizeClasses sizeClasses) {
       this.sizeClasses = Objects.requireNonNull(sizeClasses, "sizeClasses");
-      return this;
-    }
-
-    /** Whether probe series bring in the regression models. Default: true. */
-    public Builder regression(boolean regression) {
-      this.regression = regression;
       return this;
     }
 

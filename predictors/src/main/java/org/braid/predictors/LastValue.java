@@ -4,7 +4,7 @@ package org.braid.predictors;
 final class LastValue implements Predictor {
   @Override
   public String name() {
-    return "LV";
+    return PredictorName.render(PredictorName.Family.LV);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package org.braid.predictors;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -80,8 +81,7 @@ public final class Multivariate {
   /** The paper's name: {@code G+N Avg}, {@code G+N+D NoFill}, {@code G+N^3 LV}, ... */
   public String name() {
     String vars = (network ? "+N" : "") + (disk ? "+D" : "");
-    String deg = degree > 1 ? "^" + degree : "";
-    return "G" + vars + deg + " " + fill.label();
+    return PredictorName.render(PredictorName.Family.REGRESSION, vars, degree, fill);
   }
 
   /** Whether the model uses network data. */
@@ -270,10 +270,20 @@ public final class Multivariate {
     for (int i = 1; i <= g.size(); i++) {
       long t = i < g.size() ? g.timeMillis(i) : nextMillis;
       long size = i < g.size() ? g.sizeBytes(i) : nextSize;
-      Series history = classes == null ? g.head(i) : sameClass(g, i, classes, size);
-      p[i] = predict(history, n, d, history.size(), t);
+      p[i] = predictFrom(g, i, n, d, classes, t, size);
     }
     return p;
+  }
+
+  /**
+   * Predicts a transfer of the given size at {@code t} from the first {@code end} transfers of
+   * {@code g} (with size classes: those of its class, or all of them while the class has fewer than
+   * two).
+   */
+  double predictFrom(
+      Series g, int end, Series n, Series d, SizeClasses classes, long t, long size) {
+    Series history = classes == null ? g.head(end) : sameClass(g, end, classes, size);
+    return predict(history, n, d, history.size(), t);
   }
 
   private static Series sameClass(Series g, int end, SizeClasses classes, long size) {
@@ -281,7 +291,7 @@ public final class Multivariate {
     Series.Builder b = Series.builder(g.name());
     for (int i = 0; i < end; i++) {
       if (classes.classOf(g.sizeBytes(i)) == c) {
-        b.add(java.time.Instant.ofEpochMilli(g.timeMillis(i)), g.value(i), g.sizeBytes(i));
+        b.add(Instant.ofEpochMilli(g.timeMillis(i)), g.value(i), g.sizeBytes(i));
       }
     }
     return b.size() >= 2 ? b.build() : g.head(end);
@@ -297,34 +307,38 @@ public final class Multivariate {
   }
 
   /**
-   * This model as a {@link Predictor} over fixed probe series, so that it can run beside the
-   * univariate predictors (for example among the candidates of an adaptive selection). Its state
-   * keeps the transfers added so far; each prediction refits the model to them and to the probes up
-   * to the prediction time, exactly as {@link #predict}. Cost per prediction: as {@link #predict}.
+   * This model as a {@link Predictor} over fixed probe series, so that it can be evaluated by name
+   * and run beside the univariate predictors (for example among the candidates of an adaptive
+   * selection). Its state keeps the transfers added so far; each prediction refits the model to
+   * them (with size classes: to those of the predicted size's class, as {@link #oneStep}) and to
+   * the probes up to the prediction time. A replay gives exactly {@link #oneStep}'s predictions.
+   * Cost per prediction: as {@link #predict}.
    *
    * @param networkSeries the network probe series (required when the model uses network data)
    * @param diskSeries the disk load series (required when the model uses disk data)
+   * @param classes the size classes, or null to fit over every transfer
    * @throws NullPointerException if a series the model uses is null
    */
-  Predictor asPredictor(Series networkSeries, Series diskSeries) {
+  Predictor asPredictor(Series networkSeries, Series diskSeries, SizeClasses classes) {
     Series nn = network ? Objects.requireNonNull(networkSeries, "network series") : null;
     Series dd = disk ? Objects.requireNonNull(diskSeries, "disk series") : null;
     Multivariate model = this;
+    String name = name();
     return new Predictor() {
       @Override
       public String name() {
-        return model.name();
+        return name;
       }
 
       @Override
       public State start() {
         return new State() {
-          private final Series.Builder history = Series.builder(model.name());
+          private final Series.Builder history = Series.builder(name);
           private Series built;
 
           @Override
           public void add(long t, double v, long size) {
-            history.add(java.time.Instant.ofEpochMilli(t), v, size);
+            history.add(Instant.ofEpochMilli(t), v, size);
             built = null;
           }
 
@@ -336,7 +350,7 @@ public final class Multivariate {
             if (built == null) {
               built = history.build();
             }
-            return model.predict(built, nn, dd, built.size(), t);
+            return model.predictFrom(built, built.size(), nn, dd, classes, t, size);
           }
         };
       }

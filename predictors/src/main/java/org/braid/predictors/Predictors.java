@@ -3,10 +3,8 @@ package org.braid.predictors;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import org.braid.predictors.PredictorName.Family;
 
 /**
  * The catalogue of predictors: the univariate rules of paper 003's Figure 4, the Network Weather
@@ -26,7 +24,7 @@ public final class Predictors {
 
   /** Mean over all samples ({@code AVG}). */
   public static Predictor mean() {
-    return new MovingMean("AVG", Integer.MAX_VALUE, Long.MAX_VALUE);
+    return new MovingMean(name(Family.AVG), Integer.MAX_VALUE, Long.MAX_VALUE);
   }
 
   /**
@@ -36,7 +34,7 @@ public final class Predictors {
    */
   public static Predictor mean(int n) {
     requirePositive("window", n);
-    return new MovingMean("AVG" + n, n, Long.MAX_VALUE);
+    return new MovingMean(name(Family.AVG_N, n), n, Long.MAX_VALUE);
   }
 
   /**
@@ -47,12 +45,12 @@ public final class Predictors {
    */
   public static Predictor meanHours(int hours) {
     requirePositive("hours", hours);
-    return new MovingMean("AVG" + hours + "hr", Integer.MAX_VALUE, hours * HOUR);
+    return new MovingMean(name(Family.AVG_HOURS, hours), Integer.MAX_VALUE, hours * HOUR);
   }
 
   /** Median over all samples ({@code MED}). */
   public static Predictor median() {
-    return new MovingMedian("MED", Integer.MAX_VALUE);
+    return new MovingMedian(name(Family.MED), Integer.MAX_VALUE);
   }
 
   /**
@@ -62,7 +60,7 @@ public final class Predictors {
    */
   public static Predictor median(int n) {
     requirePositive("window", n);
-    return new MovingMedian("MED" + n, n);
+    return new MovingMedian(name(Family.MED_N, n), n);
   }
 
   /** The last value ({@code LV}). */
@@ -72,7 +70,7 @@ public final class Predictors {
 
   /** Autoregression G'(t) = a + b G(t-1) over all data ({@code AR}). */
   public static Predictor autoregression() {
-    return new Autoregression("AR", Long.MAX_VALUE);
+    return new Autoregression(name(Family.AR), Long.MAX_VALUE);
   }
 
   /**
@@ -82,7 +80,7 @@ public final class Predictors {
    */
   public static Predictor autoregressionDays(int days) {
     requirePositive("days", days);
-    return new Autoregression("AR" + days + "d", days * DAY);
+    return new Autoregression(name(Family.AR_DAYS, days), days * DAY);
   }
 
   /**
@@ -94,7 +92,7 @@ public final class Predictors {
     if (!(gain > 0 && gain <= 1)) {
       throw new IllegalArgumentException("smoothing gain must be in (0, 1]: " + gain);
     }
-    return new ExponentialSmoothing("ES" + trimZeros(gain), gain);
+    return new ExponentialSmoothing(name(Family.ES, gain), gain);
   }
 
   /**
@@ -108,8 +106,7 @@ public final class Predictors {
     if (!(trim >= 0 && trim < 0.5)) {
       throw new IllegalArgumentException("trim fraction must be in [0, 0.5): " + trim);
     }
-    String name = "TRIM" + n + (trim == 0.2 ? "" : "/" + trimZeros(trim));
-    return new TrimmedMedian(name, n, trim);
+    return new TrimmedMedian(name(Family.TRIM_FRACTION, n, trim), n, trim);
   }
 
   /**
@@ -149,7 +146,7 @@ public final class Predictors {
    */
   public static Predictor timeLinear(int window) {
     requireAtLeast("window", window, 3);
-    return new SizeAware("TLIN" + window, SizeAware.Mode.TIME_LINEAR, window, 0);
+    return new SizeAware(name(Family.TLIN, window), SizeAware.Mode.TIME_LINEAR, window, 0);
   }
 
   /**
@@ -159,7 +156,7 @@ public final class Predictors {
    */
   public static Predictor logSize(int window) {
     requireAtLeast("window", window, 3);
-    return new SizeAware("LOGSIZE" + window, SizeAware.Mode.LOG_LOG, window, 0);
+    return new SizeAware(name(Family.LOGSIZE, window), SizeAware.Mode.LOG_LOG, window, 0);
   }
 
   /**
@@ -171,7 +168,7 @@ public final class Predictors {
   public static Predictor nearestSize(int k, int window) {
     requirePositive("neighbours", k);
     requireAtLeast("window", window, k);
-    return new SizeAware("NEAR" + k + "/" + window, SizeAware.Mode.NEAREST, window, k);
+    return new SizeAware(name(Family.NEAR, k, window), SizeAware.Mode.NEAREST, window, k);
   }
 
   /**
@@ -184,7 +181,7 @@ public final class Predictors {
   public static Predictor loadRegression(int window, boolean withSize) {
     requireAtLeast("window", window, 3);
     return new LoadRegression(
-        (withSize ? "LOAD" : "LOADONLY") + window,
+        name(withSize ? Family.LOAD : Family.LOADONLY, window),
         window,
         withSize ? LoadRegression.SIZE | LoadRegression.LOAD : LoadRegression.LOAD);
   }
@@ -197,7 +194,8 @@ public final class Predictors {
    */
   public static Predictor logAutoregression(int window) {
     requireAtLeast("window", window, 3);
-    return new LoadRegression("LOGAR" + window, window, LoadRegression.LAG | LoadRegression.SIZE);
+    return new LoadRegression(
+        name(Family.LOGAR, window), window, LoadRegression.LAG | LoadRegression.SIZE);
   }
 
   /**
@@ -210,7 +208,7 @@ public final class Predictors {
   public static Predictor contextRegression(int window) {
     requireAtLeast("window", window, 10);
     return new LoadRegression(
-        "CONTEXT" + window,
+        name(Family.CONTEXT, window),
         window,
         LoadRegression.LAG
             | LoadRegression.SIZE
@@ -281,34 +279,92 @@ public final class Predictors {
   /** The gaps that separate the default predictor's error contexts: 1 s, 1 min, 1 h. */
   static final long[] DEFAULT_GAPS = {1_000L, 60_000L, 3_600_000L};
 
+  /** The numbers of best candidates the default rule may average; past error picks one. */
+  static final int[] DEFAULT_BEST = {2, 5, 10};
+
   /**
-   * Braid's default predictor, run per size class: the mean of the 5 candidates of {@link
-   * #defaultCandidates()} with the lowest absolute error on the samples that came after a similar
-   * pause (up to 1 s, 1 min, 1 h, or longer since the previous transfer), older errors fading with
-   * a half-life of 20 samples, and each context's error shrunk toward the candidate's error over
-   * all pauses with the weight of 10 samples.
+   * Braid's default predictor ({@code default}), over the whole series with size classes as
+   * contexts. Its candidates are those of {@link #defaultCandidates()} twice: once per size class
+   * (each sample predicted from its own class, paper 003 section 3.3.3) and once over all sizes
+   * (every earlier sample, so a transfer of one size sees the load that the latest transfers of
+   * other sizes met). Each candidate's absolute error is kept per context: the size class and the
+   * pause since the previous transfer of that class (up to 1 s, 1 min, 1 h, or longer), older
+   * errors fading with a half-life of 20 samples, a context's error shrunk toward the candidate's
+   * error over all contexts with the weight of 10 samples. The forecast is the mean of the k best
+   * candidates, with k among 2, 5 and 10 chosen by the past error of each choice.
+   *
+   * @throws NullPointerException if classes is null
    */
   public static Predictor defaultPredictor(SizeClasses classes) {
-    return sizeClassed(defaultUnclassed(), classes);
+    return defaultRule(name(Family.DEFAULT), Objects.requireNonNull(classes, "classes"), List.of());
   }
 
-  /** Braid's default selection without the size classes, for comparisons. */
+  /** Braid's default rule without size classes (every candidate sees every sample). */
   public static Predictor defaultUnclassed() {
-    return defaultUnclassed("default", List.of());
+    return defaultRule(name(Family.DEFAULT), null, List.of());
   }
 
   /**
-   * Braid's default selection rule (without size classes) over {@link #defaultCandidates()} and the
-   * given extra candidates, for example the regression models of {@link Multivariate#asPredictor}.
+   * The rule the information provider publishes ({@code published}): Braid's default rule with the
+   * regression models of paper 003's Table 1 that the probe series allow among its candidates, each
+   * fitted over all sizes and, with size classes, per class. Without probe series it is the default
+   * rule. Cost per sample: the default rule's plus one regression fit per model.
    *
-   * @throws NullPointerException if the name or the list is null
+   * @param classes the size classes, or null for none
+   * @throws NullPointerException if probes is null
    */
-  static Predictor defaultUnclassed(String name, List<Predictor> extraCandidates) {
-    Objects.requireNonNull(name, "name");
-    List<Predictor> c = new ArrayList<>(defaultCandidates());
-    c.addAll(extraCandidates);
+  public static Predictor published(ProbeSeries probes, SizeClasses classes) {
+    Objects.requireNonNull(probes, "probes");
+    List<Predictor> extras = new ArrayList<>();
+    for (Multivariate m : Multivariate.table1()) {
+      if (probes.allow(m)) {
+        Predictor whole = m.asPredictor(probes.network(), probes.disk(), null);
+        extras.add(classes == null ? whole : allSizes(whole));
+        if (classes != null) {
+          extras.add(m.asPredictor(probes.network(), probes.disk(), classes));
+        }
+      }
+    }
+    return defaultRule(name(Family.PUBLISHED), classes, extras);
+  }
+
+  /**
+   * Braid's default selection rule over {@link #defaultCandidates()} (twice with size classes: per
+   * class and over all sizes) and the given extra candidates.
+   *
+   * @param classes the size classes, or null for none
+   */
+  static Predictor defaultRule(String name, SizeClasses classes, List<Predictor> extras) {
+    List<Predictor> c = new ArrayList<>();
+    for (Predictor p : defaultCandidates()) {
+      c.add(classes == null ? p : sizeClassed(p, classes));
+    }
+    if (classes != null) {
+      for (Predictor p : defaultCandidates()) {
+        c.add(allSizes(p));
+      }
+    }
+    c.addAll(extras);
     return new AdaptivePredictor(
-        name, c, new AdaptivePredictor.Options(false, -20, new int[] {5}, 10, DEFAULT_GAPS));
+        name,
+        c,
+        new AdaptivePredictor.Options(false, -20, DEFAULT_BEST, 10, DEFAULT_GAPS, 0, classes));
+  }
+
+  /** The same predictor, named as the twin over all sizes of a size-classed candidate. */
+  private static Predictor allSizes(Predictor p) {
+    String name = p.name() + " over all sizes";
+    return new Predictor() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public State start() {
+        return p.start();
+      }
+    };
   }
 
   /**
@@ -316,116 +372,26 @@ public final class Predictors {
    * the lowest cumulative absolute error over all history ({@code NWS}).
    */
   public static Predictor nws() {
-    return adaptive("NWS", nwsCandidates(), false, 0);
+    return adaptive(name(Family.NWS), nwsCandidates(), false, 0);
   }
 
-  private static final Pattern NAME =
-      Pattern.compile(
-          "(?<kind>AVG|MED|AR|LV|ES|TRIM|TLIN|LOGSIZE|NEAR|LOADONLY|LOAD|LOGAR|CONTEXT|NWS)"
-              + "(?<num>[0-9]*\\.?[0-9]*)(?<unit>HR|D)?(?:/(?<trim>[0-9.]+))?");
-
   /**
-   * The predictor with the given name: {@code AVG}, {@code AVG25}, {@code AVG5hr}, {@code MED},
-   * {@code MED15}, {@code LV}, {@code AR}, {@code AR5d}, {@code ES0.3}, {@code TRIM25}, {@code
-   * TRIM25/0.1}, {@code TLIN25}, {@code LOGSIZE100}, {@code NEAR5/25}, {@code LOAD50}, {@code
-   * LOADONLY200}, {@code LOGAR50}, {@code CONTEXT200}, {@code NWS}. Case-insensitive.
+   * The predictor with the given name, without size classes: {@code AVG}, {@code AVG25}, {@code
+   * AVG5hr}, {@code MED}, {@code MED15}, {@code LV}, {@code AR}, {@code AR5d}, {@code ES0.3},
+   * {@code TRIM25}, {@code TRIM25/0.1}, {@code TLIN25}, {@code LOGSIZE100}, {@code NEAR5/25},
+   * {@code LOAD50}, {@code LOADONLY200}, {@code LOGAR50}, {@code CONTEXT200}, {@code NWS}, {@code
+   * default} (the rule without size classes), {@code published} (without probes: the same).
+   * Case-insensitive. The regression models need probe series: {@link PredictorName#predictor}.
    *
-   * @throws IllegalArgumentException if the name is not one of these forms
+   * @throws IllegalArgumentException if the name is not one of these forms, or names a regression
+   *     model
    */
   public static Predictor byName(String name) {
-    Objects.requireNonNull(name, "name");
-    Matcher m = NAME.matcher(name.trim().toUpperCase(Locale.ROOT));
-    if (!m.matches()) {
-      throw new IllegalArgumentException("unknown predictor: '" + name + "'");
-    }
-    String kind = m.group("kind");
-    String num = m.group("num");
-    String unit = m.group("unit");
-    try {
-      switch (kind) {
-        case "LV":
-          if (num.isEmpty() && unit == null) {
-            return lastValue();
-          }
-          break;
-        case "AVG":
-          if (num.isEmpty() && unit == null) {
-            return mean();
-          }
-          if ("HR".equals(unit)) {
-            return meanHours(Integer.parseInt(num));
-          }
-          if (unit == null) {
-            return mean(Integer.parseInt(num));
-          }
-          break;
-        case "MED":
-          if (unit == null) {
-            return num.isEmpty() ? median() : median(Integer.parseInt(num));
-          }
-          break;
-        case "AR":
-          if (num.isEmpty() && unit == null) {
-            return autoregression();
-          }
-          if ("D".equals(unit)) {
-            return autoregressionDays(Integer.parseInt(num));
-          }
-          break;
-        case "ES":
-          if (unit == null) {
-            return exponentialSmoothing(Double.parseDouble(num));
-          }
-          break;
-        case "NWS":
-          if (num.isEmpty() && unit == null) {
-            return nws();
-          }
-          break;
-        case "TLIN":
-          if (unit == null && m.group("trim") == null) {
-            return timeLinear(Integer.parseInt(num));
-          }
-          break;
-        case "LOGSIZE":
-          if (unit == null && m.group("trim") == null) {
-            return logSize(Integer.parseInt(num));
-          }
-          break;
-        case "LOAD":
-        case "LOADONLY":
-          if (unit == null && m.group("trim") == null) {
-            return loadRegression(Integer.parseInt(num), kind.equals("LOAD"));
-          }
-          break;
-        case "LOGAR":
-          if (unit == null && m.group("trim") == null) {
-            return logAutoregression(Integer.parseInt(num));
-          }
-          break;
-        case "CONTEXT":
-          if (unit == null && m.group("trim") == null) {
-            return contextRegression(Integer.parseInt(num));
-          }
-          break;
-        case "NEAR":
-          if (unit == null && m.group("trim") != null) {
-            return nearestSize(Integer.parseInt(num), Integer.parseInt(m.group("trim")));
-          }
-          break;
-        case "TRIM":
-          if (unit == null) {
-            String t = m.group("trim");
-            return trimmedMedian(Integer.parseInt(num), t == null ? 0.2 : Double.parseDouble(t));
-          }
-          break;
-        default:
-          break;
-      }
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("unknown predictor: '" + name + "'", e);
-    }
-    throw new IllegalArgumentException("unknown predictor: '" + name + "'");
+    return PredictorName.parse(name).predictor(ProbeSeries.NONE, null);
+  }
+
+  private static String name(Family family, Object... args) {
+    return PredictorName.render(family, args);
   }
 
   private static void requireAtLeast(String what, long v, long min) {
@@ -438,10 +404,5 @@ public final class Predictors {
     if (v <= 0) {
       throw new IllegalArgumentException(what + " must be positive: " + v);
     }
-  }
-
-  private static String trimZeros(double d) {
-    String s = Double.toString(d);
-    return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
   }
 }

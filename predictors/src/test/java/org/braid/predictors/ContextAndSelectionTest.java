@@ -86,4 +86,35 @@ class ContextAndSelectionTest {
     }
     assertEquals(5e7, p.predict(b.build(), 100 * 60_000L, 100_000_000L), 1e-3);
   }
+
+  /**
+   * Regression test: the default rule used to run one independent selection per size class, so a
+   * transfer of one size never saw the rate the latest transfers of other sizes met.
+   */
+  @Test
+  void defaultPredictor_rateChangeSeenByOtherSizes_isFollowed() {
+    java.util.Random r = new java.util.Random(2);
+    Series.Builder b = Series.builder("s");
+    double rate = 20e6;
+    for (int i = 0; i < 200; i++) {
+      if (i % 6 == 0) {
+        rate = 5e6 + r.nextDouble() * 40e6; // the path's rate, whatever the size
+      }
+      long size = r.nextBoolean() ? 10_000_000L : 500_000_000L;
+      b.add(Instant.ofEpochSecond(i * 60L), rate * (0.97 + 0.06 * r.nextDouble()), size);
+    }
+    // the latest large transfers met a new rate that no small one has seen yet
+    for (int i = 200; i < 203; i++) {
+      b.add(Instant.ofEpochSecond(i * 60L), 80e6, 500_000_000L);
+    }
+    Series s = b.build();
+    double next =
+        Predictors.defaultPredictor(SizeClasses.PAPER).predict(s, 203 * 60_000L, 10_000_000L);
+    assertEquals(80e6, next, 8e6);
+    // the paper's context-sensitive filtering alone keeps the small class's old rate
+    double classOnly =
+        Predictors.sizeClassed(Predictors.defaultUnclassed(), SizeClasses.PAPER)
+            .predict(s, 203 * 60_000L, 10_000_000L);
+    org.junit.jupiter.api.Assertions.assertTrue(classOnly < 50e6, "class only: " + classOnly);
+  }
 }

@@ -50,7 +50,7 @@ class EvaluationAndForecastTest {
     assertFalse(f.isAvailable());
     assertEquals(Forecast.Status.INSUFFICIENT_HISTORY, f.status());
     assertEquals(0.0, f.value());
-    assertEquals("default", f.predictor());
+    assertEquals("published", f.predictor());
   }
 
   @Test

@@ -159,7 +159,7 @@ class MultivariateTest {
     for (Multivariate m :
         List.of(
             Multivariate.of(true, false, Fill.AVG), Multivariate.of(true, false, Fill.NOFILL))) {
-      Predictor p = m.asPredictor(ns, null);
+      Predictor p = m.asPredictor(ns, null, null);
       assertEquals(m.name(), p.name());
       Predictor.State st = p.start();
       assertTrue(Double.isNaN(st.predict(0, 1000)));
@@ -177,7 +177,32 @@ class MultivariateTest {
     }
     assertThrows(
         NullPointerException.class,
-        () -> Multivariate.of(false, true, Fill.LV).asPredictor(ns, null));
+        () -> Multivariate.of(false, true, Fill.LV).asPredictor(ns, null, null));
+  }
+
+  @Test
+  void asPredictor_withSizeClasses_replaysExactlyAsOneStep() {
+    Series.Builder gb = Series.builder("g");
+    Series.Builder nb = Series.builder("n");
+    java.util.Random r = new java.util.Random(7);
+    for (int i = 0; i < 90; i++) {
+      double nv = 1 + r.nextDouble() * 9;
+      nb.add(Instant.ofEpochSecond(i * 10L), nv);
+      if (i % 2 == 1) {
+        long size = i % 4 == 1 ? 10_000_000L : 600_000_000L;
+        gb.add(Instant.ofEpochSecond(i * 10L + 2), nv * (size > 1e8 ? 30 : 10), size);
+      }
+    }
+    Series gs = gb.build();
+    Series ns = nb.build();
+    for (Fill f : Fill.values()) {
+      Multivariate m = Multivariate.of(true, false, f);
+      double[] want = m.oneStep(gs, ns, null, SizeClasses.PAPER, 0, 0);
+      double[] got = Evaluation.oneStep(m.asPredictor(ns, null, SizeClasses.PAPER), gs);
+      for (int i = 0; i < gs.size(); i++) {
+        assertEquals(want[i], got[i], 0.0, m.name() + " at " + i);
+      }
+    }
   }
 
   @Test
@@ -189,7 +214,7 @@ class MultivariateTest {
     }
     Series s = b.build();
     double[] want = Evaluation.oneStep(Predictors.defaultUnclassed(), s);
-    double[] got = Evaluation.oneStep(Predictors.defaultUnclassed("x", List.of()), s);
+    double[] got = Evaluation.oneStep(Predictors.defaultRule("default", null, List.of()), s);
     assertEquals(want.length, got.length);
     for (int i = 0; i < want.length; i++) {
       assertEquals(want[i], got[i], 0.0, "sample " + i);
@@ -229,7 +254,7 @@ class MultivariateTest {
           }
         };
     double without = meanAbsError(Predictors.defaultUnclassed(), s);
-    double with = meanAbsError(Predictors.defaultUnclassed("x", List.of(oracle)), s);
+    double with = meanAbsError(Predictors.defaultRule("x", null, List.of(oracle)), s);
     assertTrue(with < 0.9 * without, "with the exact extra " + with + ", without " + without);
   }
 

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -130,17 +131,37 @@ public final class PredictionStudy {
     return b.build();
   }
 
-  /** Scores every predictor on every mirror and size class with more than the training set. */
+  /** The name of the default rule run on one size class's transfers alone. */
+  static final String DEFAULT_CLASS_ONLY = "default/class";
+
+  /**
+   * Scores every predictor on every mirror and size class with more than the training set. Paper
+   * 003's predictors (Figure 4, NWS, Table 1) see the transfers of the class, as in the paper;
+   * Braid's {@code default} and {@code published} rules see the mirror's whole log with the size
+   * classes as contexts, as the provider runs them, and are scored on the same transfers.
+   */
   static List<Cell> evaluate(List<Mirror> mirrors) {
     List<Cell> cells = new ArrayList<>();
     for (Mirror m : mirrors) {
+      Series all = m.transfers();
+      ProbeSeries probes = new ProbeSeries(m.network(), m.diskMbps());
+      Map<String, double[]> wholeLog = new LinkedHashMap<>();
+      wholeLog.put(
+          Forecaster.DEFAULT_NAME, Evaluation.oneStep(Predictors.defaultPredictor(CLASSES), all));
+      wholeLog.put(
+          Forecaster.PUBLISHED_NAME,
+          Evaluation.oneStep(Predictors.published(probes, CLASSES), all));
       for (int c = 0; c < CLASSES.count(); c++) {
-        Series g = ofClass(m.transfers(), c);
+        Series g = ofClass(all, c);
         if (g.size() <= TRAINING) {
           continue;
         }
         String cls = CLASSES.labels().get(c);
-        for (Map.Entry<String, Score> e : scores(g, m.network(), m.diskMbps()).entrySet()) {
+        Map<String, Score> scores = scores(g, m.network(), m.diskMbps());
+        for (Map.Entry<String, double[]> e : wholeLog.entrySet()) {
+          scores.put(e.getKey(), Evaluation.score(g, ofClass(all, c, e.getValue()), TRAINING));
+        }
+        for (Map.Entry<String, Score> e : scores.entrySet()) {
           cells.add(new Cell(m.name(), cls, e.getKey(), e.getValue()));
         }
       }
@@ -148,45 +169,30 @@ public final class PredictionStudy {
     return cells;
   }
 
-  /** Every predictor's score on one series of transfers, in table order. */
+  /** The predictions of a whole-log replay at the transfers of one size class, in order. */
+  static double[] ofClass(Series all, int c, double[] predictions) {
+    double[] out = new double[all.size()];
+    int k = 0;
+    for (int i = 0; i < all.size(); i++) {
+      if (CLASSES.classOf(all.sizeBytes(i)) == c) {
+        out[k++] = predictions[i];
+      }
+    }
+    return Arrays.copyOf(out, k);
+  }
+
+  /** Paper 003's predictors and the default rule on the transfers of one size class. */
   static Map<String, Score> scores(Series g, Series n, Series d) {
     Map<String, Score> out = new LinkedHashMap<>();
     for (Predictor p : Predictors.figure4()) {
       out.put(p.name(), Evaluation.evaluate(p, g, TRAINING));
     }
     out.put("NWS", Evaluation.evaluate(Predictors.nws(), g, TRAINING));
-    out.put("default", Evaluation.evaluate(Predictors.defaultUnclassed(), g, TRAINING));
-    List<Predictor> regression = new ArrayList<>();
+    out.put(DEFAULT_CLASS_ONLY, Evaluation.evaluate(Predictors.defaultUnclassed(), g, TRAINING));
     for (Multivariate mv : Multivariate.table1()) {
       out.put(mv.name(), mv.evaluate(g, n, d, null, TRAINING));
-      regression.add(mv.asPredictor(n, d));
     }
-    out.put(
-        "default+G",
-        Evaluation.evaluate(Predictors.defaultUnclassed("default+G", regression), g, TRAINING));
-    out.put("Forecaster", forecasterScore(g, n, d));
     return out;
-  }
-
-  /**
-   * What the provider publishes, replayed: {@link Forecaster#forecast(Series, Series, Series, long,
-   * Instant)} (the default, or the regression model with the lower past error) for each transfer
-   * from the transfers before it.
-   */
-  static Score forecasterScore(Series g, Series n, Series d) {
-    Forecaster f = Forecaster.builder().trainingSize(TRAINING).sizeClasses(CLASSES).build();
-    double[] p = new double[g.size()];
-    for (int i = 0; i < g.size(); i++) {
-      p[i] = Double.NaN;
-      if (i >= TRAINING) {
-        Forecast fc =
-            f.forecast(g.head(i), n, d, g.sizeBytes(i), Instant.ofEpochMilli(g.timeMillis(i)));
-        if (fc.isAvailable()) {
-          p[i] = fc.value();
-        }
-      }
-    }
-    return Evaluation.score(g, p, TRAINING);
   }
 
   /** Correlation of each probe series with the bandwidth, per mirror and size class. */

@@ -42,6 +42,47 @@ class PredictionStudyTest {
         StudyReport.table(cells, PredictionStudy.correlations(mirrors), mirrors));
   }
 
+  /**
+   * Issue 16's targets on the committed dataset: the published rule within 1 point of the best
+   * model in the table (it is the best), the univariate default within 3 points of every other
+   * model (paper 003's Table 1, Figure 4, NWS; against the published rule, which sees the probes,
+   * it is 3.8 points behind: that goal is missed); and both rules really use what they claim (the
+   * whole log; the probe series).
+   */
+  @Test
+  void committedDataset_publishedIsBest_defaultWithin3PointsOfThePapersModels() {
+    var all = StudyReport.byMirror(cells, null);
+    double best = Double.MAX_VALUE;
+    double bestOther = Double.MAX_VALUE;
+    String bestName = "";
+    for (String p : StudyReport.columns()) {
+      best = Math.min(best, all.get(p)[0]);
+      if (!p.equals(Forecaster.PUBLISHED_NAME) && !p.equals(Forecaster.DEFAULT_NAME)) {
+        if (all.get(p)[0] < bestOther) {
+          bestOther = all.get(p)[0];
+          bestName = p;
+        }
+      }
+    }
+    double def = all.get(Forecaster.DEFAULT_NAME)[0];
+    double published = all.get(Forecaster.PUBLISHED_NAME)[0];
+    String where =
+        "best of the paper's "
+            + bestName
+            + " "
+            + bestOther
+            + ", default "
+            + def
+            + ", published "
+            + published;
+    assertTrue(published <= best + 1, where);
+    assertTrue(def <= bestOther + 3, where);
+    // without the other sizes' transfers the same rule is far behind; without probes, so is
+    // published
+    assertTrue(all.get(PredictionStudy.DEFAULT_CLASS_ONLY)[0] > def + 5, where);
+    assertTrue(published < def - 2, where);
+  }
+
   @Test
   void committedDataset_everyTable1PredictorScoredOnEveryCell() {
     long groups = cells.stream().map(c -> c.mirror() + "/" + c.sizeClass()).distinct().count();

@@ -86,7 +86,14 @@ final class StudyReport {
               Multivariate.table1().stream().map(Multivariate::name))
           .toList();
 
-  static final List<String> EXTRA = List.of("default", "default+G", "Forecaster", "NWS");
+  static final List<String> EXTRA = List.of("NWS", "default", "published");
+
+  /** The columns of the study's table: Table 1's, then NWS and Braid's rules. */
+  static List<String> columns() {
+    List<String> cols = new ArrayList<>(TABLE1);
+    cols.addAll(EXTRA);
+    return cols;
+  }
 
   static String table(List<Cell> cells, List<Correlation> corr, List<Mirror> mirrors) {
     StringBuilder sb = new StringBuilder();
@@ -96,8 +103,7 @@ final class StudyReport {
     }
     sb.append(
         "Normalized percent prediction error (mean over size classes; 95% confidence interval of the error in brackets)\n\n");
-    List<String> cols = new ArrayList<>(TABLE1);
-    cols.addAll(EXTRA);
+    List<String> cols = columns();
     sb.append("| mirror | ").append(String.join(" | ", cols)).append(" |\n");
     sb.append("|---".repeat(cols.size() + 1)).append("|\n");
     List<String> rows = new ArrayList<>(names);

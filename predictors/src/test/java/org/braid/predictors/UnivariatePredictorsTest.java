@@ -154,7 +154,8 @@ class UnivariatePredictorsTest {
   void byName_unknown_namesTheInput() {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> Predictors.byName("AVGX"));
-    assertEquals("unknown predictor: 'AVGX'", e.getMessage());
+    assertEquals(
+        "unknown predictor: 'AVGX' (see docs/predictors.md for the names)", e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> Predictors.byName("MED5hr"));
   }
 

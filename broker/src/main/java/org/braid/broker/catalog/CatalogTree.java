@@ -35,7 +35,7 @@ final class CatalogTree {
       throw new CatalogException(source + ": more than " + limits.maxFiles() + " files");
     }
     Map<String, CatalogFile> files = new LinkedHashMap<>();
-    for (Map.Entry<String, JsonNode> e : Catalogs.it(filesNode.fields())) {
+    for (Map.Entry<String, JsonNode> e : filesNode.properties()) {
       String where = source + ": file " + MetalinkParser.abbreviate(e.getKey());
       String name = Catalogs.checkName(e.getKey(), source);
       files.put(name, file(name, e.getValue(), where, limits));
@@ -46,7 +46,7 @@ final class CatalogTree {
       if (!p.isObject()) {
         throw new CatalogException(source + ": 'providers' must be a map of host to URL");
       }
-      for (Map.Entry<String, JsonNode> e : Catalogs.it(p.fields())) {
+      for (Map.Entry<String, JsonNode> e : p.properties()) {
         providers.put(
             e.getKey().toLowerCase(Locale.ROOT),
             providerUrl(
@@ -90,7 +90,7 @@ final class CatalogTree {
       if (!h.isObject()) {
         throw new CatalogException(where + ": hashes must be a map of algorithm to hex digest");
       }
-      for (Map.Entry<String, JsonNode> e : Catalogs.it(h.fields())) {
+      for (Map.Entry<String, JsonNode> e : h.properties()) {
         String v = e.getValue().asText("").trim().toLowerCase(Locale.ROOT);
         if (!e.getValue().isTextual() || !v.matches("[0-9a-f]{1,256}")) {
           throw new CatalogException(

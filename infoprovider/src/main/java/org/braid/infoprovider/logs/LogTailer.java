@@ -1,30 +1,16 @@
 package org.braid.infoprovider.logs;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 import org.braid.infoprovider.TransferRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,18 +34,14 @@ import org.slf4j.LoggerFactory;
 public final class LogTailer {
 
   private static final Logger LOG = LoggerFactory.getLogger(LogTailer.class);
-  private static final int FINGERPRINT_BYTES = 4096;
   private static final int BATCH_LINES = 10_000;
-
-  /** Suffixes logrotate gives: .1, .2.gz, -20261122, -20261122.gz, -2026-11-22.1, .gz. */
-  private static final Pattern ROTATED_SUFFIX = Pattern.compile("([.-][0-9][0-9.-]*)?(\\.gz)?");
 
   private final Path path;
   private final LogFormat format;
   private final TailSink sink;
   private final LogParser parser;
   private final String source;
-  private final MessageDigest sha;
+  private final LineHashes hashes;
   private final ParseReport report = new ParseReport();
   private final String volume;
   private final Consumer<TransferRecord> onStored;
@@ -95,11 +77,7 @@ public final class LogTailer {
     this.sink = Objects.requireNonNull(sink, "sink");
     this.parser = format.parser();
     this.source = this.path.toString();
-    try {
-      this.sha = MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required of every JVM", e);
-    }
+    this.hashes = new LineHashes(source);
   }
 
   /** The live log's path. */
@@ -131,7 +109,7 @@ public final class LogTailer {
    */
   public ParseReport poll() throws IOException {
     ParseReport delta = new ParseReport();
-    List<Path> files = candidates();
+    List<Path> files = RotatedFiles.candidates(path);
     boolean liveMissing = !Files.isRegularFile(path);
     if (liveMissing != missing) {
       if (liveMissing) {
@@ -160,44 +138,11 @@ public final class LogTailer {
     return delta;
   }
 
-  /** Rotated siblings oldest first, then the live file. */
-  private List<Path> candidates() throws IOException {
-    List<Path> rotated = new ArrayList<>();
-    Path dir = path.getParent();
-    String name = path.getFileName().toString();
-    if (dir != null && Files.isDirectory(dir)) {
-      try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-        for (Path p : ds) {
-          String n = p.getFileName().toString();
-          if (n.length() > name.length()
-              && n.startsWith(name)
-              && ROTATED_SUFFIX.matcher(n.substring(name.length())).matches()
-              && Files.isRegularFile(p)) {
-            rotated.add(p);
-          }
-        }
-      }
-    }
-    Map<Path, Long> mtime = new HashMap<>();
-    for (Path p : rotated) {
-      try {
-        mtime.put(p, Files.getLastModifiedTime(p).toMillis());
-      } catch (IOException e) {
-        mtime.put(p, 0L);
-      }
-    }
-    rotated.sort(Comparator.comparing((Path p) -> mtime.get(p)).thenComparing(Path::toString));
-    if (Files.isRegularFile(path)) {
-      rotated.add(path);
-    }
-    return rotated;
-  }
-
   private void readFile(Path f, boolean rotated, ParseReport delta) throws IOException {
     boolean gz = LogFiles.isGzip(f);
     String fp;
     try (InputStream in = LogFiles.open(f)) {
-      fp = fingerprint(in);
+      fp = hashes.fingerprint(in);
     }
     if (fp == null) {
       return; // empty, or the first line is still being written
@@ -213,7 +158,7 @@ public final class LogTailer {
     }
     long offset = pos == null ? 0 : pos.offset();
     long lines = pos == null ? 0 : pos.lines();
-    String fileKey = fileKey(f);
+    String fileKey = RotatedFiles.fileKey(f);
     if (!gz) {
       long size = Files.size(f);
       if (size == offset) {
@@ -227,12 +172,12 @@ public final class LogTailer {
         lines = 0;
       }
     }
-    InputStream in = openAt(f, gz, offset);
+    InputStream in = RotatedFiles.openAt(f, gz, offset);
     if (in == null) {
       // A gzip file shorter than the stored offset: not the file we read. Read it all again.
       offset = 0;
       lines = 0;
-      in = openAt(f, gz, 0);
+      in = RotatedFiles.openAt(f, gz, 0);
     }
     String label = rotated ? source + " (" + f.getFileName() + ")" : source;
     Batch batch = new Batch(fp, fileKey, offset, lines);
@@ -257,11 +202,11 @@ public final class LogTailer {
                     batch.report.recordLine();
                     batch.records.add(
                         new TailSink.KeyedRecord(
-                            key(text), volume == null ? r : r.withVolume(volume)));
+                            hashes.key(text), volume == null ? r : r.withVolume(volume)));
                   }
                 } catch (MalformedLineException e) {
                   batch.report.reject(label, lineNo, e.reason(), e.getMessage());
-                  batch.rejections.add(new TailSink.KeyedRejection(key(text), e.reason()));
+                  batch.rejections.add(new TailSink.KeyedRejection(hashes.key(text), e.reason()));
                 }
               }
               batch.advance(endOffset, lineNo);
@@ -275,7 +220,7 @@ public final class LogTailer {
                   "line too long",
                   "line too long (over " + LogFiles.MAX_LINE_BYTES + " bytes)");
               batch.rejections.add(
-                  new TailSink.KeyedRejection(key(fp + "@" + endOffset), "line too long"));
+                  new TailSink.KeyedRejection(hashes.key(fp + "@" + endOffset), "line too long"));
               batch.advance(endOffset, lineNo);
             }
           });
@@ -343,67 +288,6 @@ public final class LogTailer {
       rejections.clear();
       report = new ParseReport();
       pending = 0;
-    }
-  }
-
-  /** Opens {@code f} positioned at {@code offset}; null if a gzip file is shorter than that. */
-  private static InputStream openAt(Path f, boolean gz, long offset) throws IOException {
-    if (!gz) {
-      FileChannel ch = FileChannel.open(f, StandardOpenOption.READ);
-      ch.position(offset);
-      return new BufferedInputStream(Channels.newInputStream(ch), 65_536);
-    }
-    InputStream in = LogFiles.open(f);
-    long skipped = 0;
-    while (skipped < offset) {
-      long s = in.skip(offset - skipped);
-      if (s <= 0) {
-        if (in.read() < 0) {
-          in.close();
-          return null;
-        }
-        s = 1;
-      }
-      skipped += s;
-    }
-    return in;
-  }
-
-  /** Hash of the first line (or first 4 KiB); null while the first line is incomplete. */
-  private String fingerprint(InputStream in) throws IOException {
-    byte[] head = in.readNBytes(FINGERPRINT_BYTES);
-    int n = -1;
-    for (int i = 0; i < head.length; i++) {
-      if (head[i] == '\n') {
-        n = i + 1;
-        break;
-      }
-    }
-    if (n < 0) {
-      if (head.length < FINGERPRINT_BYTES) {
-        return null; // the first line is still being written
-      }
-      n = head.length;
-    }
-    sha.reset();
-    sha.update(head, 0, n);
-    return HexFormat.of().formatHex(sha.digest(), 0, 16);
-  }
-
-  private String key(String line) {
-    sha.reset();
-    sha.update(source.getBytes(StandardCharsets.UTF_8));
-    sha.update((byte) '\n');
-    sha.update(line.getBytes(StandardCharsets.UTF_8));
-    return HexFormat.of().formatHex(sha.digest(), 0, 16);
-  }
-
-  private static String fileKey(Path f) {
-    try {
-      Object k = Files.readAttributes(f, BasicFileAttributes.class).fileKey();
-      return k == null ? "" : k.toString();
-    } catch (IOException e) {
-      return "";
     }
   }
 }

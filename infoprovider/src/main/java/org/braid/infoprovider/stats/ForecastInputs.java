@@ -9,8 +9,10 @@ import org.braid.predictors.Series;
 /**
  * What forecasts in the statistics are made with.
  *
- * @param forecaster the forecaster (its default: the adaptive, size-class aware predictor with a
- *     training size of 15)
+ * @param forecaster the forecaster (its default: the published rule, Braid's default rule over the
+ *     peer's whole log with the size classes as contexts and, when the peer has a network series or
+ *     the server a disk series, the regression models of paper 003's Table 1 among its candidates;
+ *     a training size of 15)
  * @param network the network probe series per peer (bandwidth of the 64 KiB probe); a peer without
  *     one gets univariate forecasts only
  * @param disk the disk load series of the server (utilisation percent), may be empty

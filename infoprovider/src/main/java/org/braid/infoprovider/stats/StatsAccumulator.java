@@ -3,12 +3,14 @@ package org.braid.infoprovider.stats;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.braid.infoprovider.SizeClass;
 import org.braid.infoprovider.TransferRecord;
 import org.braid.predictors.Forecast;
+import org.braid.predictors.ProbeSeries;
 import org.braid.predictors.Series;
 
 /**
@@ -33,13 +35,17 @@ public final class StatsAccumulator {
   }
 
   /**
-   * Statistics with forecasts: per group, the bandwidth series (end time, bandwidth, size) is
-   * forecast for a transfer of the size of the group's last one, with regression on the peer's
-   * network series and the disk series when they exist.
+   * Statistics with forecasts. The forecasts of a (volume, peer, operation) come from one replay of
+   * its whole bandwidth series (end time, bandwidth, size; the most recent {@code maxHistory}
+   * transfers), with the peer's network series and the disk series when they exist: the group over
+   * all sizes is forecast for a transfer of the size of its last one, each size class's group for a
+   * transfer of the size of that class's last one, so a class forecast sees the load that the
+   * latest transfers of other sizes met. The error is scored over the class's own transfers.
    *
    * @param inputs what forecasts are made with, or null for none
    */
   public List<TransferStats> result(ForecastInputs inputs) {
+    Map<StatsKey, Forecast> forecasts = inputs == null ? Map.of() : forecasts(inputs);
     List<TransferStats> out = new ArrayList<>();
     for (Map.Entry<StatsKey, Group> e : groups.entrySet()) {
       TransferStats s = e.getValue().stats(e.getKey());
@@ -47,9 +53,36 @@ public final class StatsAccumulator {
         continue;
       }
       if (inputs != null) {
-        s = s.withForecast(e.getValue().forecast(e.getKey(), inputs));
+        s = s.withForecast(forecasts.get(e.getKey()));
       }
       out.add(s);
+    }
+    return out;
+  }
+
+  private Map<StatsKey, Forecast> forecasts(ForecastInputs in) {
+    Map<StatsKey, List<StatsKey>> byAll = new TreeMap<>();
+    for (Map.Entry<StatsKey, Group> e : groups.entrySet()) {
+      if (e.getValue().n > 0) {
+        byAll.computeIfAbsent(e.getKey().allSizes(), k -> new ArrayList<>()).add(e.getKey());
+      }
+    }
+    Map<StatsKey, Forecast> out = new HashMap<>();
+    for (Map.Entry<StatsKey, List<StatsKey>> e : byAll.entrySet()) {
+      StatsKey all = e.getKey();
+      List<Long> sizes = new ArrayList<>();
+      for (StatsKey k : e.getValue()) {
+        sizes.add(groups.get(k).lastSize);
+      }
+      Series network = in.network().get(all.peer());
+      ProbeSeries probes =
+          new ProbeSeries(network == null ? Series.empty("network") : network, in.disk());
+      List<Forecast> fs =
+          in.forecaster()
+              .forecast(groups.get(all).series(all, in.maxHistory()), probes, sizes, in.at());
+      for (int i = 0; i < fs.size(); i++) {
+        out.put(e.getValue().get(i), fs.get(i));
+      }
     }
     return out;
   }
@@ -109,24 +142,20 @@ public final class StatsAccumulator {
           key, n, failed, bytes, v[0], v[n - 1], mean, sd, median, lastBw, lastTime, null);
     }
 
-    Forecast forecast(StatsKey key, ForecastInputs in) {
+    /** The most recent {@code maxHistory} transfers in end-time order. */
+    Series series(StatsKey key, int maxHistory) {
       Integer[] order = new Integer[n];
       for (int i = 0; i < n; i++) {
         order[i] = i;
       }
       Arrays.sort(order, (a, b) -> Long.compare(endMillis[a], endMillis[b]));
-      int from = Math.max(0, n - in.maxHistory());
+      int from = Math.max(0, n - maxHistory);
       Series.Builder sb = Series.builder(key.peer() + "/" + key.operation().label());
       for (int k = from; k < n; k++) {
         int i = order[k];
         sb.add(Instant.ofEpochMilli(endMillis[i]), bw[i], sizes[i]);
       }
-      Series transfers = sb.build();
-      Series network = in.network().get(key.peer());
-      if (network == null) {
-        network = Series.empty("network");
-      }
-      return in.forecaster().forecast(transfers, network, in.disk(), lastSize, in.at());
+      return sb.build();
     }
   }
 }

@@ -91,6 +91,51 @@ class StatsAccumulatorTest {
   }
 
   @Test
+  void forecast_sizeClassGroup_comesFromTheWholeLogOfThePeer() {
+    java.util.Random rnd = new java.util.Random(11);
+    StatsAccumulator acc = new StatsAccumulator();
+    org.braid.predictors.Series.Builder whole = org.braid.predictors.Series.builder("p/read");
+    double level = 20e6;
+    int second = 0;
+    for (int i = 0; i < 120; i++) {
+      if (i % 8 == 0) {
+        level = 5e6 + rnd.nextDouble() * 35e6; // the path's rate, shared by every size
+      }
+      // the last four transfers are large, and meet a new rate the small class has not seen
+      long size = i >= 116 || rnd.nextBoolean() ? 100_000_000L : 10_000_000L;
+      double bw = (i >= 116 ? 60e6 : level) * (0.95 + rnd.nextDouble() * 0.1);
+      second += 60;
+      TransferRecord r = rec("p", size, size / bw, second, "226");
+      acc.add(r);
+      whole.add(r.end(), r.bandwidth(), size);
+    }
+    Instant at = T0.plusSeconds(second + 60);
+    ForecastInputs in =
+        new ForecastInputs(
+            org.braid.predictors.Forecaster.builder().build(),
+            java.util.Map.of(),
+            org.braid.predictors.Series.empty("disk"),
+            at,
+            ForecastInputs.DEFAULT_MAX_HISTORY);
+    List<TransferStats> r = acc.result(in);
+    TransferStats small = r.get(1);
+    assertEquals(SizeClass.C10M, small.key().sizeClass());
+    org.braid.predictors.Forecast f = small.forecast();
+    // exactly the forecaster over the peer's whole log, for the small class's last size
+    org.braid.predictors.Forecast direct =
+        org.braid.predictors.Forecaster.builder().build().forecast(whole.build(), 10_000_000L, at);
+    assertEquals(direct, f);
+    assertEquals("published", f.predictor());
+    // the small class's own last transfers were at the old rate; the whole log saw the new one
+    org.junit.jupiter.api.Assertions.assertTrue(small.lastBandwidth() < 30e6, small.toString());
+    org.junit.jupiter.api.Assertions.assertTrue(f.value() > 45e6, f.toString());
+    // the error is the small class's: scored over its transfers only
+    long smallCount = small.count();
+    org.junit.jupiter.api.Assertions.assertTrue(
+        f.scored() < smallCount && f.scored() >= smallCount - 1, f + " of " + smallCount);
+  }
+
+  @Test
   void sizeClass_boundariesAreDecimalMegabytes() {
     assertEquals(SizeClass.C10M, SizeClass.of(49_999_999));
     assertEquals(SizeClass.C100M, SizeClass.of(50_000_000));

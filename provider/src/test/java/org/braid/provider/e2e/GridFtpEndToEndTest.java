@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,6 +21,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.braid.provider.Provider;
 import org.braid.provider.ProviderConfig;
+import org.braid.testkit.GlobusGridFtpServer;
+import org.braid.testkit.RealComponent;
+import org.braid.testkit.SharedDirs;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,28 +40,24 @@ class GridFtpEndToEndTest {
   private static final DateTimeFormatter NL = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
 
   @TempDir Path tmp;
-  private Process server;
+  private GlobusGridFtpServer server;
 
   @AfterEach
-  void stop() throws InterruptedException {
+  void stop() {
     if (server != null) {
-      server.destroy();
-      if (!server.waitFor(10, TimeUnit.SECONDS)) {
-        server.destroyForcibly();
-      }
+      server.close();
     }
   }
 
   @Test
   void realTransferLog_figuresMatchInStatsMetricsLdifAndAds_acrossRotationAndRestart()
       throws Exception {
-    Path serverBin = RealServers.require("globus-gridftp-server", "globus-gridftp-server-progs");
-    Path guc = RealServers.require("globus-url-copy", "globus-gass-copy-progs");
-    Path root = RealServers.openDir(tmp, "e2e");
-    Path data = RealServers.openDir(root, "data");
-    Path out = RealServers.openDir(root, "out");
-    Path logs = RealServers.openDir(root, "logs");
-    Path up = RealServers.openDir(root, "up");
+    Path guc = RealComponent.executable("globus-url-copy", "globus-gass-copy-progs");
+    Path root = SharedDirs.open(tmp, "e2e");
+    Path data = SharedDirs.open(root, "data");
+    Path out = SharedDirs.open(root, "out");
+    Path logs = SharedDirs.open(root, "logs");
+    Path up = SharedDirs.open(root, "up");
     Random rnd = new Random(42);
     for (Map.Entry<String, Integer> f :
         Map.of("a.bin", 2_000_000, "b.bin", 300_000, "c.bin", 55_000_000).entrySet()) {
@@ -68,35 +65,9 @@ class GridFtpEndToEndTest {
       rnd.nextBytes(b);
       Files.write(data.resolve(f.getKey()), b);
     }
-    int port = RealServers.freePort();
     Path log = logs.resolve("gridftp-transfer.log");
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                serverBin.toString(),
-                "-aa",
-                "-p",
-                Integer.toString(port),
-                "-control-interface",
-                "127.0.0.1",
-                "-data-interface",
-                "127.0.0.1",
-                "-d",
-                "error",
-                "-Z",
-                log.toString(),
-                "-l",
-                logs.resolve("server.log").toString(),
-                "-s"));
-    if ("root".equals(System.getProperty("user.name"))) {
-      cmd.addAll(List.of("-anonymous-user", "nobody"));
-    }
-    server =
-        new ProcessBuilder(cmd)
-            .redirectErrorStream(true)
-            .redirectOutput(logs.resolve("stdout.txt").toFile())
-            .start();
-    waitForPort(port);
+    server = GlobusGridFtpServer.builder(logs).transferLog(log).debugLevels("error").start();
+    int port = server.port();
     String url = "ftp://127.0.0.1:" + port;
 
     // Batch 1: two whole reads, one partial read (ERET), a 55 MB read, a 4-stream upload.
@@ -134,11 +105,11 @@ class GridFtpEndToEndTest {
     try (Provider p = Provider.fromConfig(config, InstantSource.system())) {
       p.start();
       p.refresh();
-      Map<String, RealServers.Expected> expected = expected(List.of(log));
+      Map<String, PublishedFigures.Expected> expected = expected(List.of(log));
       assertEquals(3, expected.get("127.0.0.1|read|10M").count, expected.keySet().toString());
       assertEquals(1, expected.get("127.0.0.1|read|100M").count);
       assertEquals(1, expected.get("127.0.0.1|write|10M").count);
-      RealServers.assertPublished(p, "/", expected);
+      PublishedFigures.assertPublished(p, "/", expected);
     }
 
     // Rotation by rename while the provider is down, then more transfers, then a restart.
@@ -163,17 +134,17 @@ class GridFtpEndToEndTest {
       p.start();
       p.refresh();
       p.refresh();
-      Map<String, RealServers.Expected> expected = expected(all);
+      Map<String, PublishedFigures.Expected> expected = expected(all);
       long total = expected.values().stream().mapToLong(e -> e.count).sum();
       assertEquals(7, total);
       assertEquals(7, p.store().transferCount());
-      RealServers.assertPublished(p, "/", expected);
+      PublishedFigures.assertPublished(p, "/", expected);
     }
   }
 
   /** Expectations computed from the raw log text, independently of the provider's parser. */
-  static Map<String, RealServers.Expected> expected(List<Path> files) throws IOException {
-    Map<String, RealServers.Expected> m = RealServers.expectedMap();
+  static Map<String, PublishedFigures.Expected> expected(List<Path> files) throws IOException {
+    Map<String, PublishedFigures.Expected> m = PublishedFigures.expectedMap();
     for (Path f : files) {
       for (String line : Files.readAllLines(f)) {
         if (line.isBlank()) {
@@ -191,7 +162,8 @@ class GridFtpEndToEndTest {
         Duration d = Duration.between(time(kv.get("START")), time(kv.get("DATE")));
         double secs = Math.max(d.getSeconds() + d.getNano() / 1e9, 1e-6);
         String peer = kv.get("DEST").replaceAll("[\\[\\]]", "");
-        m.computeIfAbsent(RealServers.key(peer, op, size), k -> new RealServers.Expected())
+        m.computeIfAbsent(
+                PublishedFigures.key(peer, op, size), k -> new PublishedFigures.Expected())
             .add(size, size / secs);
       }
     }
@@ -212,18 +184,6 @@ class GridFtpEndToEndTest {
     String output = new String(p.getInputStream().readAllBytes());
     assertTrue(p.waitFor(120, TimeUnit.SECONDS), "globus-url-copy timed out");
     assertEquals(0, p.exitValue(), "globus-url-copy " + args + ": " + output);
-  }
-
-  private static void waitForPort(int port) throws Exception {
-    for (int i = 0; i < 200; i++) {
-      try (Socket s = new Socket()) {
-        s.connect(new InetSocketAddress("127.0.0.1", port), 200);
-        return;
-      } catch (IOException e) {
-        Thread.sleep(50); // the server is starting
-      }
-    }
-    throw new IOException("globus-gridftp-server did not listen on " + port);
   }
 
   /** The server writes the log line right after the transfer; wait until all are there. */

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,11 +15,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.braid.provider.Provider;
 import org.braid.provider.ProviderConfig;
+import org.braid.testkit.NginxServer;
+import org.braid.testkit.SharedDirs;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,26 +38,21 @@ class NginxEndToEndTest {
           "(\\d+\\.\\d{3}) (\\d+\\.\\d{3}) (\\S+) (\\S+) (\\S+) \"([^\"]*)\" (\\d{3}) (\\d+) (\\d+) \"([^\"]*)\"");
 
   @TempDir Path tmp;
-  private Process nginx;
+  private NginxServer nginx;
 
   @AfterEach
-  void stop() throws InterruptedException {
+  void stop() {
     if (nginx != null) {
-      nginx.destroy();
-      if (!nginx.waitFor(10, TimeUnit.SECONDS)) {
-        nginx.destroyForcibly();
-      }
+      nginx.close();
     }
   }
 
   @Test
   void realAccessLog_figuresMatchInStatsMetricsLdifAndAds_acrossRotationAndRestart()
       throws Exception {
-    Path nginxBin = RealServers.require("nginx", "nginx-light");
-    Path root = RealServers.openDir(tmp, "e2e");
-    Path data = RealServers.openDir(root, "data");
-    Path logs = RealServers.openDir(root, "logs");
-    Path temp = RealServers.openDir(root, "temp");
+    Path root = SharedDirs.open(tmp, "e2e");
+    Path data = SharedDirs.open(root, "data");
+    Path logs = SharedDirs.open(root, "logs");
     Random rnd = new Random(7);
     for (Map.Entry<String, Integer> f :
         Map.of("a.bin", 2_000_000, "my file.bin", 300_000, "c.bin", 55_000_000).entrySet()) {
@@ -68,42 +62,14 @@ class NginxEndToEndTest {
     }
     Path snippet = Path.of("..", "docs", "provider-nginx.conf").toAbsolutePath().normalize();
     assertTrue(Files.isRegularFile(snippet), "documented format at " + snippet);
-    int port = RealServers.freePort();
     Path log = logs.resolve("braid-access.log");
-    Path conf = root.resolve("nginx.conf");
-    Files.writeString(
-        conf,
-        String.join(
-            "\n",
-            "worker_processes 1;",
-            "daemon off;",
-            "pid " + root.resolve("nginx.pid") + ";",
-            "error_log " + logs.resolve("error.log") + " warn;",
-            "events { worker_connections 64; }",
-            "http {",
-            "  include " + snippet + ";",
-            "  access_log " + log + " braid;",
-            "  client_body_temp_path " + temp.resolve("body") + ";",
-            "  proxy_temp_path " + temp.resolve("proxy") + ";",
-            "  fastcgi_temp_path " + temp.resolve("fastcgi") + ";",
-            "  uwsgi_temp_path " + temp.resolve("uwsgi") + ";",
-            "  scgi_temp_path " + temp.resolve("scgi") + ";",
-            "  server { listen 127.0.0.1:" + port + "; root " + data + "; }",
-            "}",
-            ""));
     nginx =
-        new ProcessBuilder(
-                nginxBin.toString(),
-                "-p",
-                root.toString(),
-                "-e",
-                logs.resolve("error.log").toString(),
-                "-c",
-                conf.toString())
-            .redirectErrorStream(true)
-            .redirectOutput(logs.resolve("stdout.txt").toFile())
+        NginxServer.builder(root.resolve("nginx"))
+            .http("include " + snippet + ";")
+            .accessLog(log, "braid")
+            .server(data)
             .start();
-    waitForPort(port);
+    int port = nginx.port(0);
     HttpClient http = HttpClient.newHttpClient();
     String base = "http://127.0.0.1:" + port;
 
@@ -158,7 +124,7 @@ class NginxEndToEndTest {
                       + " \"bytes=0-65535\""),
           Files.readAllLines(log).get(7));
       p.refresh();
-      Map<String, RealServers.Expected> expected = expected(List.of(log));
+      Map<String, PublishedFigures.Expected> expected = expected(List.of(log));
       assertEquals(5, expected.get("127.0.0.1|read|10M").count, expected.keySet().toString());
       assertEquals(1, expected.get("127.0.0.1|read|100M").count);
       assertEquals(
@@ -166,7 +132,7 @@ class NginxEndToEndTest {
       assertEquals(
           List.of("network/127.0.0.1/bandwidth", "network/127.0.0.1/connect_seconds"),
           p.store().seriesNames());
-      RealServers.assertPublished(p, "/", expected);
+      PublishedFigures.assertPublished(p, "/", expected);
     }
 
     // Rotation as logrotate does it for nginx: rename, then USR1 (nginx -s reopen) makes nginx
@@ -174,22 +140,7 @@ class NginxEndToEndTest {
     Path rotated = logs.resolve("braid-access.log.1");
     Files.move(log, rotated);
     get(http, base + "/a.bin", "bytes=0-99", 206); // still written to the renamed file
-    Process reopen =
-        new ProcessBuilder(
-                nginxBin.toString(),
-                "-p",
-                root.toString(),
-                "-e",
-                logs.resolve("error.log").toString(),
-                "-c",
-                conf.toString(),
-                "-s",
-                "reopen")
-            .redirectErrorStream(true)
-            .start();
-    assertTrue(reopen.waitFor(30, TimeUnit.SECONDS));
-    assertEquals(0, reopen.exitValue(), new String(reopen.getInputStream().readAllBytes()));
-    waitForFile(log);
+    nginx.reopenLogs();
     get(http, base + "/my%20file.bin", null, 200); // written to the new file
     waitForLines(List.of(rotated, log), 10);
     // Restart without the probe, so that no probe request races with the counting below.
@@ -199,7 +150,7 @@ class NginxEndToEndTest {
       p.start();
       p.refresh();
       p.refresh();
-      Map<String, RealServers.Expected> expected = expected(List.of(rotated, log));
+      Map<String, PublishedFigures.Expected> expected = expected(List.of(rotated, log));
       assertEquals(8, expected.values().stream().mapToLong(e -> e.count).sum());
       assertEquals(
           8,
@@ -211,13 +162,13 @@ class NginxEndToEndTest {
               return e.toString();
             }
           });
-      RealServers.assertPublished(p, "/", expected);
+      PublishedFigures.assertPublished(p, "/", expected);
     }
   }
 
   /** Expectations from the raw access log: GET answered 200 or 206, bytes over request time. */
-  static Map<String, RealServers.Expected> expected(List<Path> files) throws IOException {
-    Map<String, RealServers.Expected> m = RealServers.expectedMap();
+  static Map<String, PublishedFigures.Expected> expected(List<Path> files) throws IOException {
+    Map<String, PublishedFigures.Expected> m = PublishedFigures.expectedMap();
     for (Path f : files) {
       for (String line : Files.readAllLines(f)) {
         Matcher x = LINE.matcher(line);
@@ -229,7 +180,8 @@ class NginxEndToEndTest {
         long size = Long.parseLong(x.group(8));
         double secs = Math.max(Double.parseDouble(x.group(2)), 0.001);
         m.computeIfAbsent(
-                RealServers.key(x.group(3), "read", size), k -> new RealServers.Expected())
+                PublishedFigures.key(x.group(3), "read", size),
+                k -> new PublishedFigures.Expected())
             .add(size, size / secs);
       }
     }
@@ -243,25 +195,6 @@ class NginxEndToEndTest {
     }
     HttpResponse<byte[]> r = http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
     assertEquals(status, r.statusCode(), url);
-  }
-
-  private static void waitForPort(int port) throws Exception {
-    for (int i = 0; i < 200; i++) {
-      try (Socket s = new Socket()) {
-        s.connect(new InetSocketAddress("127.0.0.1", port), 200);
-        return;
-      } catch (IOException e) {
-        Thread.sleep(50); // nginx is starting
-      }
-    }
-    throw new IOException("nginx did not listen on " + port);
-  }
-
-  private static void waitForFile(Path f) throws Exception {
-    for (int i = 0; i < 200 && !Files.exists(f); i++) {
-      Thread.sleep(50); // nginx reopens its logs asynchronously after USR1
-    }
-    assertTrue(Files.exists(f), "nginx did not reopen " + f);
   }
 
   private static void waitForLines(List<Path> files, int n) throws Exception {

@@ -5,19 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.File;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -26,57 +17,14 @@ import org.braid.infoprovider.wire.StatsJson;
 import org.braid.provider.Provider;
 import org.braid.provider.publish.Figure3Ldif;
 import org.braid.provider.publish.Snapshot;
-import org.junit.jupiter.api.Assumptions;
 
-/** Helpers for the end-to-end tests: finding binaries, ports, and checking every channel. */
-final class RealServers {
+/**
+ * What the end-to-end tests expect the provider to publish, computed from the real servers' logs,
+ * and the check that every channel (/v1/stats, /metrics, LDIF, ads) publishes it.
+ */
+final class PublishedFigures {
 
-  private RealServers() {}
-
-  /**
-   * Finds an executable on PATH or in /usr/sbin, /sbin. Missing: fails when CI=true, otherwise
-   * skips the test with the install hint.
-   */
-  static Path require(String name, String debianPackage) {
-    List<String> dirs =
-        new ArrayList<>(
-            Arrays.asList(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)));
-    dirs.addAll(List.of("/usr/sbin", "/sbin", "/usr/bin"));
-    for (String d : dirs) {
-      Path p = Path.of(d, name);
-      if (Files.isExecutable(p)) {
-        return p;
-      }
-    }
-    String msg =
-        name
-            + " not found; install it with: apt-get install "
-            + debianPackage
-            + " (or run .ci/install)";
-    if ("true".equals(System.getenv("CI"))) {
-      fail(msg);
-    }
-    Assumptions.abort(msg);
-    return null;
-  }
-
-  static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
-  }
-
-  /** A directory everyone can read and write (servers drop privileges to nobody as root). */
-  static Path openDir(Path parent, String name) throws IOException {
-    // JUnit's temporary directory is private (rwx------): let the server's user traverse it.
-    java.util.Set<java.nio.file.attribute.PosixFilePermission> perms =
-        Files.getPosixFilePermissions(parent);
-    perms.addAll(PosixFilePermissions.fromString("r-xr-xr-x"));
-    Files.setPosixFilePermissions(parent, perms);
-    Path d = Files.createDirectories(parent.resolve(name));
-    Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwxrwxrwx"));
-    return d;
-  }
+  private PublishedFigures() {}
 
   /** What the test expects for one (peer, operation, size class), computed from the log itself. */
   static final class Expected {
