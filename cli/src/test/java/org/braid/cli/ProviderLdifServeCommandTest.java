@@ -155,7 +155,7 @@ class ProviderLdifServeCommandTest {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     assertEquals(2, run(out, err, "provider", "serve", "--config", yaml.toString()));
-    assertEquals("braid: " + yaml + ": config: logs: at least one log is needed\n", err.toString());
+    assertEquals("braid: " + yaml + ": line 1: logs: at least one log is needed\n", err.toString());
   }
 
   @Test

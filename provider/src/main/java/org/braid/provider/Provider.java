@@ -29,6 +29,7 @@ import org.braid.provider.probe.Probe;
 import org.braid.provider.probe.QuartzJobs;
 import org.braid.provider.publish.HttpLimits;
 import org.braid.provider.publish.ProviderHttpServer;
+import org.braid.provider.publish.ProviderMetrics;
 import org.braid.provider.publish.SeriesSource;
 import org.braid.provider.publish.Snapshot;
 import org.slf4j.Logger;
@@ -75,6 +76,8 @@ public final class Provider implements AutoCloseable {
 
   private final VolumeSpaces volumes;
 
+  private final ProviderMetrics metrics;
+
   private ProviderHttpServer http;
 
   private QuartzJobs jobs;
@@ -84,6 +87,7 @@ public final class Provider implements AutoCloseable {
     this.clock = clock;
     this.store = store;
     this.volumes = new VolumeSpaces(config.volumes());
+    this.metrics = new ProviderMetrics(this::snapshot);
     for (ProviderConfig.Log l : config.logs()) {
       Endpoint e = config.endpointOf(l);
       if (e == null && l.endpoint() == null && !config.url().isEmpty()) {
@@ -174,9 +178,14 @@ public final class Provider implements AutoCloseable {
     }
     ParseReport delta = new ParseReport();
     for (ConfiguredLog l : logs) {
-      ParseReport r = l.poll();
+      ParseReport r = l.poll(metrics);
       dirty |= r.lines() > 0;
       delta.merge(r);
+    }
+    Map<String, Boolean> missing = missingLogs();
+    if (!missing.equals(snapshot.missingLogs())) {
+      // A log that disappears or comes back is published at once, new statistics or not.
+      snapshot = snapshot.withMissingLogs(missing);
     }
     Instant now = clock.instant();
     if (dirty || Duration.between(snapshot.computedAt(), now).compareTo(MAX_SNAPSHOT_AGE) >= 0) {
@@ -207,6 +216,7 @@ public final class Provider implements AutoCloseable {
       for (Map.Entry<String, Point> e : points.entrySet()) {
         store.addSample(e.getKey(), e.getValue());
       }
+      metrics.probeRun(probe.name(), true);
       if (!points.isEmpty()) {
         synchronized (this) {
           dirty = true;
@@ -215,6 +225,7 @@ public final class Provider implements AutoCloseable {
       return points;
     } catch (IOException | RuntimeException e) {
       LOG.warn("probe {}: {}", probe.name(), e.toString());
+      metrics.probeRun(probe.name(), false);
       return Map.of();
     }
   }
@@ -252,6 +263,7 @@ public final class Provider implements AutoCloseable {
 
   /** Called by the tailers (under this provider's lock) for each newly stored transfer. */
   private void stored(Endpoint endpoint, TransferRecord r) {
+    metrics.transferStored(endpoint, r);
     if (statistics != null) {
       statistics.add(endpoint, r);
     }
@@ -274,10 +286,7 @@ public final class Provider implements AutoCloseable {
             forecaster,
             disk == null ? null : DiskProbe.utilSeries(disk.devices().get(0)),
             now);
-    Map<String, Boolean> missing = new LinkedHashMap<>();
-    for (ConfiguredLog l : logs) {
-      missing.put(l.tailer().path().toString(), l.tailer().missing());
-    }
+    Map<String, Boolean> missing = missingLogs();
     return new Snapshot(
         now,
         config.hostname(),
@@ -286,6 +295,20 @@ public final class Provider implements AutoCloseable {
         missing,
         probe.last(),
         volumes.read());
+  }
+
+  /** Whether each configured log was missing at its last poll. */
+  private Map<String, Boolean> missingLogs() {
+    Map<String, Boolean> missing = new LinkedHashMap<>();
+    for (ConfiguredLog l : logs) {
+      missing.put(l.tailer().path().toString(), l.tailer().missing());
+    }
+    return missing;
+  }
+
+  /** The provider's Prometheus metrics (served at {@code /metrics}). */
+  public ProviderMetrics metrics() {
+    return metrics;
   }
 
   /**
@@ -317,7 +340,8 @@ public final class Provider implements AutoCloseable {
             config.http().port(),
             this::snapshot,
             series,
-            HttpLimits.DEFAULT);
+            HttpLimits.DEFAULT,
+            metrics);
     jobs = new QuartzJobs("braid-provider-" + INSTANCES.incrementAndGet(), 3);
     jobs.every("logs", config.poll(), this::refresh);
     int i = 0;

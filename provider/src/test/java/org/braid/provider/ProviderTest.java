@@ -87,8 +87,10 @@ class ProviderTest {
     Path yaml = config("colour: blue");
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(yaml));
-    assertTrue(
-        e.getMessage().startsWith(yaml + ": line 10: Unrecognized field \"colour\""),
+    assertEquals(
+        yaml
+            + ": line 9: colour: unknown key (known: database, hostname, http, logs, poll, probes,"
+            + " retention, url, volumes)",
         e.getMessage());
   }
 
@@ -97,13 +99,55 @@ class ProviderTest {
     Path yaml = config("poll: soon");
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(yaml));
-    assertTrue(
-        e.getMessage().contains("duration must look like 300s, 5m, 2h, 30d or PT5M: soon"),
+    assertEquals(
+        yaml + ": line 9: poll: duration must look like 300s, 5m, 2h, 30d or PT5M: soon",
         e.getMessage());
     Path noLogs = dir.resolve("empty.yaml");
     Files.writeString(noLogs, "hostname: x\n");
     e = assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(noLogs));
-    assertEquals(noLogs + ": config: logs: at least one log is needed", e.getMessage());
+    assertEquals(noLogs + ": logs: at least one log is needed", e.getMessage());
+  }
+
+  @Test
+  void config_errors_atTheLineOfTheKeyAtFault() throws Exception {
+    Path log = dir.resolve("gridftp.log");
+    Path typo = dir.resolve("typo.yaml");
+    // The case: a typo on line 5, reported on line 5 (it was line 22, the end).
+    Files.writeString(
+        typo,
+        String.join(
+            "\n",
+            "hostname: h",
+            "database: " + dir.resolve("t.db"),
+            "http:",
+            "  bind: 127.0.0.1",
+            "  prot: 8790",
+            "logs:",
+            "  - path: " + log,
+            "    format: gridftp",
+            "\n".repeat(14)));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(typo));
+    assertEquals(typo + ": line 5: http.prot: unknown key (known: bind, port)", e.getMessage());
+
+    Path bad = dir.resolve("bad.yaml");
+    String[] lines = {
+      "logs:",
+      "  - path: " + log,
+      "    format: gridftp",
+      "  - path: " + dir.resolve("access.log"),
+      "    format: ngnix",
+      "http:",
+      "  port: 70000",
+      ""
+    };
+    Files.writeString(bad, String.join("\n", lines));
+    e = assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(bad));
+    assertTrue(e.getMessage().startsWith(bad + ": line 5: logs.1.format: "), e.getMessage());
+    lines[4] = "    format: nginx";
+    Files.writeString(bad, String.join("\n", lines));
+    e = assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(bad));
+    assertEquals(bad + ": line 7: http.port must be 0-65535: 70000", e.getMessage());
   }
 
   @Test
