@@ -14,10 +14,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.braid.infoprovider.TestLines;
 import org.braid.infoprovider.stats.TransferStats;
 import org.braid.provider.probe.Probe;
+import org.braid.provider.publish.MetricsText;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -148,6 +150,25 @@ class ProviderTest {
     Files.writeString(bad, String.join("\n", lines));
     e = assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(bad));
     assertEquals(bad + ": line 7: http.port must be 0-65535: 70000", e.getMessage());
+  }
+
+  @Test
+  void logMissing_followsTheLogsRealState_disappearsAndComesBack() throws Exception {
+    Path yaml = config("");
+    Path log = dir.resolve("gridftp.log");
+    Files.writeString(log, TestLines.gridftp(1) + "\n");
+    try (Provider p = Provider.fromConfig(ProviderConfig.load(yaml), InstantSource.system())) {
+      String series = "braid_provider_log_missing{log=\"" + log.toAbsolutePath() + "\"}";
+      p.refresh();
+      assertEquals(0.0, MetricsText.value(p.metrics().text(), series));
+      Files.delete(log); // no new lines: the statistics stay as they are, the state does not
+      p.refresh();
+      assertEquals(1.0, MetricsText.value(p.metrics().text(), series));
+      assertEquals(Map.of(log.toAbsolutePath().toString(), true), p.snapshot().missingLogs());
+      Files.writeString(log, TestLines.gridftp(2) + "\n");
+      p.refresh();
+      assertEquals(0.0, MetricsText.value(p.metrics().text(), series));
+    }
   }
 
   @Test

@@ -272,6 +272,37 @@ class ProviderHttpServerTest {
   }
 
   @Test
+  void start_portInUse_namesAddressAndPort() throws Exception {
+    try (java.net.ServerSocket taken =
+        new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      int port = taken.getLocalPort();
+      java.net.BindException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              java.net.BindException.class,
+              () ->
+                  ProviderHttpServer.start(
+                      InetAddress.getLoopbackAddress(),
+                      port,
+                      () -> snap,
+                      new SeriesSource() {
+                        @Override
+                        public List<String> names() {
+                          return List.of();
+                        }
+
+                        @Override
+                        public List<Point> points(String name) {
+                          return List.of();
+                        }
+                      },
+                      HttpLimits.DEFAULT));
+      assertTrue(
+          e.getMessage().startsWith("http: cannot listen on 127.0.0.1:" + port + ": "),
+          e.getMessage());
+    }
+  }
+
+  @Test
   void connections_overTheLimitWithNoneWaiting_markedOverloaded() throws Exception {
     HttpLimits limits = new HttpLimits(2048, 8192, 50, 1);
     ProviderMetrics metrics = new ProviderMetrics(() -> snap);
