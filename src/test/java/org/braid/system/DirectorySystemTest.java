@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,6 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import org.braid.cli.BraidCli;
 import org.braid.infoprovider.wire.Glue2Extensions;
 import org.braid.provider.Provider;
@@ -29,6 +31,7 @@ import org.braid.provider.ProviderConfig;
 import org.braid.provider.publish.Figure3Ldif;
 import org.braid.provider.publish.Figure3Schema;
 import org.braid.provider.publish.StorageAds;
+import org.braid.testkit.RealComponent;
 import org.braid.testkit.SlapdServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -307,5 +310,48 @@ class DirectorySystemTest {
         stats.contains(
             "dn: cn=10.1.2.3,volume=/,hostname=slow.site-a.org,dc=site-a,dc=org,o=grid\n"),
         stats);
+  }
+
+  @Test
+  void figure3Schema_cnConfigForm_loadsWithSlapadd() throws Exception {
+    Path ldif = dir.resolve("braid-figure3.ldif");
+    try (InputStream in = Figure3Schema.class.getResourceAsStream(Figure3Schema.LDIF_RESOURCE)) {
+      Files.write(ldif, in.readAllBytes());
+    }
+    Path conf = Files.createDirectories(dir.resolve("cn-config/slapd.d"));
+    Path config =
+        Files.writeString(
+            dir.resolve("cn-config/config.ldif"),
+            String.join(
+                "\n",
+                "dn: cn=config",
+                "objectClass: olcGlobal",
+                "cn: config",
+                "",
+                "dn: cn=schema,cn=config",
+                "objectClass: olcSchemaConfig",
+                "cn: schema",
+                "",
+                "include: file:///etc/ldap/schema/core.ldif",
+                "",
+                "include: file:///etc/ldap/schema/cosine.ldif",
+                "",
+                "include: file://" + ldif.toAbsolutePath(),
+                ""));
+    Process p =
+        new ProcessBuilder(
+                RealComponent.executable("slapadd", "slapd").toString(),
+                "-n0",
+                "-F",
+                conf.toString(),
+                "-l",
+                config.toString())
+            .redirectErrorStream(true)
+            .start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+    assertEquals(0, p.exitValue(), out);
+    assertTrue(
+        Files.isRegularFile(conf.resolve("cn=config/cn=schema/cn={2}braid-figure3.ldif")), out);
   }
 }
