@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -234,7 +235,7 @@ final class RankCommand implements Runnable {
     URI u;
     try {
       u = new URI(bdii);
-    } catch (java.net.URISyntaxException e) {
+    } catch (URISyntaxException e) {
       throw new IllegalArgumentException("--bdii: bad URL '" + bdii + "': " + e.getReason(), e);
     }
     try {
@@ -247,7 +248,7 @@ final class RankCommand implements Runnable {
   private static URI providerUrl(String text) {
     try {
       return new URI(text);
-    } catch (java.net.URISyntaxException e) {
+    } catch (URISyntaxException e) {
       throw new IllegalArgumentException("--provider: bad URL '" + text + "': " + e.getReason(), e);
     }
   }

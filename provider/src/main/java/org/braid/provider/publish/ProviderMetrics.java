@@ -11,6 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -197,7 +198,7 @@ public final class ProviderMetrics {
 
   /** The metrics as the Prometheus text format 0.0.4 (tests, debugging). */
   public String text() {
-    return new String(scrape(null).body(), java.nio.charset.StandardCharsets.UTF_8);
+    return new String(scrape(null).body(), StandardCharsets.UTF_8);
   }
 
   /**

@@ -4,6 +4,7 @@ import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.InfoSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -169,7 +170,7 @@ final class SnapshotCollector implements MultiCollector {
         "braid_provider_statistics_timestamp_seconds",
         Labels.EMPTY,
         snap.computedAt().toEpochMilli() / 1000.0);
-    List<io.prometheus.metrics.model.snapshots.MetricSnapshot> out = new ArrayList<>();
+    List<MetricSnapshot> out = new ArrayList<>();
     for (GaugeSnapshot.Builder b : g.values()) {
       out.add(b.build());
     }

@@ -1,14 +1,18 @@
 package org.braid.provider.publish;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.BindException;
 import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.apache.hc.core5.http.config.Http1Config;
 import org.braid.infoprovider.TestLines;
 import org.braid.infoprovider.logs.LogFormat;
 import org.braid.infoprovider.stats.ForecastInputs;
@@ -261,7 +266,7 @@ class ProviderHttpServerTest {
       a.setSoTimeout(5_000);
       try {
         a.getInputStream().readAllBytes(); // the rest of a's answer, then the end
-      } catch (java.net.SocketException reset) {
+      } catch (SocketException reset) {
         // closed at once (RST): what an evicted connection gets
       }
       assertEquals(
@@ -273,12 +278,11 @@ class ProviderHttpServerTest {
 
   @Test
   void start_portInUse_namesAddressAndPort() throws Exception {
-    try (java.net.ServerSocket taken =
-        new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       int port = taken.getLocalPort();
-      java.net.BindException e =
-          org.junit.jupiter.api.Assertions.assertThrows(
-              java.net.BindException.class,
+      BindException e =
+          assertThrows(
+              BindException.class,
               () ->
                   ProviderHttpServer.start(
                       InetAddress.getLoopbackAddress(),
@@ -306,10 +310,8 @@ class ProviderHttpServerTest {
   void connections_overTheLimitWithNoneWaiting_markedOverloaded() throws Exception {
     HttpLimits limits = new HttpLimits(2048, 8192, 50, 1);
     ProviderMetrics metrics = new ProviderMetrics(() -> snap);
-    try (Connections conns =
-            new Connections(limits, org.apache.hc.core5.http.config.Http1Config.DEFAULT, metrics);
-        java.net.ServerSocket server =
-            new java.net.ServerSocket(0, 10, InetAddress.getLoopbackAddress());
+    try (Connections conns = new Connections(limits, Http1Config.DEFAULT, metrics);
+        ServerSocket server = new ServerSocket(0, 10, InetAddress.getLoopbackAddress());
         Socket c1 = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort());
         Socket s1 = server.accept();
         Socket c2 = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort());
