@@ -44,11 +44,11 @@ final class Adaptive extends BlockPolicy {
   static final double CUT_FACTOR = 2;
 
   @Override
-  long blockSize(Flow f, BlockScheduler s, long now) {
+  long blockSize(Flow f, PolicyView s, long now) {
     return blockSize(f, s.rateOf(f, now), s, now);
   }
 
-  private long blockSize(Flow f, double rf, BlockScheduler s, long now) {
+  private long blockSize(Flow f, double rf, PolicyView s, long now) {
     long remaining = s.remainingBytes();
     double total = 0;
     int alive = 0;
@@ -74,7 +74,7 @@ final class Adaptive extends BlockPolicy {
   }
 
   @Override
-  long keepOf(Flow f, long remaining, BlockScheduler s, long now) {
+  long keepOf(Flow f, long remaining, PolicyView s, long now) {
     if (!f.measured) {
       return -1;
     }
@@ -84,7 +84,7 @@ final class Adaptive extends BlockPolicy {
     return remaining > CUT_FACTOR * keep && remaining - keep >= MIN_BLOCK ? keep : -1;
   }
 
-  private static boolean allPredicted(BlockScheduler s) {
+  private static boolean allPredicted(PolicyView s) {
     return s.flows().stream().allMatch(g -> g.replica.dropped || g.replica.predictedRate > 0);
   }
 

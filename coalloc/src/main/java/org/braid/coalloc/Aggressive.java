@@ -18,12 +18,12 @@ final class Aggressive extends BlockPolicy {
   }
 
   @Override
-  void plan(BlockScheduler s) {
+  void plan(PolicyView s) {
     unit = Math.max(1, (s.size() + k - 1) / k);
   }
 
   @Override
-  boolean mayUse(Flow f, BlockScheduler s, long now) {
+  boolean mayUse(Flow f, PolicyView s, long now) {
     if (!f.stopped) {
       return true;
     }
@@ -32,12 +32,12 @@ final class Aggressive extends BlockPolicy {
   }
 
   @Override
-  long blockSize(Flow f, BlockScheduler s, long now) {
+  long blockSize(Flow f, PolicyView s, long now) {
     return unit > s.size() / f.multiplier ? s.size() : unit * f.multiplier;
   }
 
   @Override
-  void completed(Flow f, double rate, BlockScheduler s) {
+  void completed(Flow f, double rate, PolicyView s) {
     if (rate > runningMax) {
       f.multiplier = Math.min(f.multiplier * 2, 1 << 20);
       runningMax = rate;

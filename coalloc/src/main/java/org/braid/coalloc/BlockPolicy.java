@@ -1,5 +1,9 @@
 package org.braid.coalloc;
 
+import java.net.URI;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+
 /**
  * The per-download behaviour of a {@link Scheme}: the static plan, who may fetch, block sizes,
  * reaction to finished blocks, and whether idle flows steal. Called with the scheduler's lock held.
@@ -8,6 +12,23 @@ abstract class BlockPolicy {
 
   /** The public description of a scheme; {@link #create} makes the per-download policy. */
   record Spec(String name, int blocks) implements Scheme {
+    /**
+     * What this scheme lacks to download from the given sources with the given predicted rates (0
+     * for none), as a message naming it; null when nothing is missing.
+     */
+    String unmet(List<URI> sources, ToDoubleFunction<URI> rate) {
+      if (name.equals("history")) {
+        for (URI u : sources) {
+          if (!(rate.applyAsDouble(u) > 0)) {
+            return "the history scheme needs a predicted rate for every source; none for "
+                + u
+                + " (give one with predictedRates)";
+          }
+        }
+      }
+      return null;
+    }
+
     BlockPolicy create() {
       switch (name) {
         case "single":
@@ -27,15 +48,15 @@ abstract class BlockPolicy {
   }
 
   /** Reserves static shares before the download starts. */
-  void plan(BlockScheduler s) {}
+  void plan(PolicyView s) {}
 
   /** Whether the flow may fetch anything now. */
-  boolean mayUse(Flow f, BlockScheduler s, long now) {
+  boolean mayUse(Flow f, PolicyView s, long now) {
     return true;
   }
 
   /** Bytes to take from the pool for an idle flow; 0 for none now. */
-  abstract long blockSize(Flow f, BlockScheduler s, long now);
+  abstract long blockSize(Flow f, PolicyView s, long now);
 
   /** A remainder of a free range shorter than this is added to the flow's block before it. */
   long absorbBelow(Flow f) {
@@ -43,13 +64,13 @@ abstract class BlockPolicy {
   }
 
   /** A flow finished a block at the given rate (bytes per second). */
-  void completed(Flow f, double rate, BlockScheduler s) {}
+  void completed(Flow f, double rate, PolicyView s) {}
 
   /**
    * For a running block whose flow has {@code remaining} bytes of it left: how many the flow should
    * keep, the rest going back to the pool; -1 to leave the block as it is.
    */
-  long keepOf(Flow f, long remaining, BlockScheduler s, long now) {
+  long keepOf(Flow f, long remaining, PolicyView s, long now) {
     return -1;
   }
 
@@ -58,7 +79,7 @@ abstract class BlockPolicy {
     return false;
   }
 
-  static boolean anyAlive(BlockScheduler s) {
+  static boolean anyAlive(PolicyView s) {
     return s.replicas().stream().anyMatch(r -> !r.dropped);
   }
 }

@@ -1,129 +1,89 @@
 package org.braid.coalloc;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.LongSupplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.function.Supplier;
 
 /**
  * Hands out byte ranges to flows according to a {@link BlockPolicy}, tracks what is written,
- * returns failed ranges to the pool, and backs off or drops failing replicas. Thread-safe: worker
- * threads call {@link #await}, {@link #deliver}, {@link #fail} concurrently. Pure apart from the
- * injected clock, so a simulation can drive it with a fake one.
+ * returns failed ranges to the pool, and backs off or drops failing replicas. It coordinates the
+ * parts that each keep one kind of state: the {@link RangePool}, the {@link Flows}, the {@link
+ * PieceTracker}, the {@link ReplicaHealth}, the {@link Assigner} and the {@link EventLog}; one lock
+ * guards them all. Thread-safe: worker threads call {@link #await}, {@link #deliver}, {@link #fail}
+ * concurrently. Pure apart from the injected clock, so a simulation can drive it with a fake one.
  */
-final class BlockScheduler {
-  private static final Logger LOG = LoggerFactory.getLogger(BlockScheduler.class);
-
-  /** A consecutive failure count at which a replica is dropped even for retryable errors. */
-  static final int MAX_CONSECUTIVE_FAILURES = 4;
-
-  /** Smallest range worth a separate request (aggressive stealing, adaptive blocks). */
-  static final long MIN_STEAL = 128 * 1024;
-
-  /** Bad pieces after which a replica is dropped. */
-  static final int MAX_BAD_PIECES = 3;
-
-  /** Writes bytes {@code [offset, offset+length)} of the chunk just read to file position. */
-  interface ChunkWriter {
-    void write(long position, int offset, int length) throws IOException;
-  }
-
-  /** What a fetcher does after a chunk. */
-  enum Step {
-    CONTINUE,
-    /** The lease's range is complete. */
-    DONE,
-    /** Another flow delivered these bytes first, or the replica was dropped: stop. */
-    STOP
-  }
-
+final class BlockScheduler implements Leases {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
-  private final long size;
   private final List<Replica> replicas;
-  private final List<Flow> flows = new ArrayList<>();
   private final BlockPolicy policy;
-  private final LongSupplier nanos;
-  private final long startNanos;
-  private final RangeSet free;
-  private final RangeSet done;
-  private final List<Block> active = new ArrayList<>();
-  private final List<BlockEvent> events = new ArrayList<>();
+  private final Ticker nanos;
+  private final EventLog log;
+  private final RangePool pool;
+  private final Flows flows;
+  private final ReplicaHealth health;
+  private final PolicyView view;
+  private final Assigner assigner;
+  private final PieceTracker pieces;
   private Exception failure;
 
-  /** Running blocks cut back so far (see {@link #cutBack}). */
-  private int cuts;
-
-  private PieceHashes pieces;
-  private final BitSet verified = new BitSet();
-
-  /** Bad pieces whose block is still being fetched: rejected once the block stops. */
-  private final BitSet rejecting = new BitSet();
-
-  /** Replicas that wrote bytes of each piece not yet verified (bounded by pieces in flight). */
-  private final Map<Integer, BitSet> writers = new HashMap<>();
-
+  /**
+   * A scheduler for a file of {@code size} bytes from the replicas (those already dropped take no
+   * part), {@code connections} flows each, of which {@code alreadyDone} (or null) is done. With
+   * {@code pieces} (or null for none) the download is finished only once every piece was reported
+   * good with {@link #pieceVerified}; pieces entirely done already (resumed and re-checked by the
+   * caller) count as verified.
+   */
   BlockScheduler(
       long size,
       List<Replica> replicas,
       int connections,
       BlockPolicy policy,
-      LongSupplier nanos,
-      RangeSet alreadyDone) {
-    this.size = size;
+      Ticker nanos,
+      RangeSet alreadyDone,
+      PieceHashes pieces) {
     this.replicas = List.copyOf(replicas);
     this.policy = policy;
     this.nanos = nanos;
-    this.startNanos = nanos.getAsLong();
-    this.done = alreadyDone == null ? new RangeSet() : alreadyDone.copy();
-    this.free = new RangeSet();
-    free.add(0, size);
-    for (long[] r : done.list()) {
-      free.remove(r[0], r[1]);
-    }
-    for (Replica r : replicas) {
-      for (int c = 0; c < connections; c++) {
-        Flow f = new Flow(flows.size(), r, c, r.predictedRate / connections);
-        f.lastProgressNanos = startNanos;
-        flows.add(f);
-      }
-    }
-    policy.plan(this);
+    long startNanos = nanos.read();
+    this.log = new EventLog(startNanos);
+    this.pool = new RangePool(size, alreadyDone);
+    this.flows = new Flows(this.replicas, connections, startNanos);
+    this.health = new ReplicaHealth(this.replicas);
+    this.pieces = pieces == null ? PieceTracker.none(size) : PieceTracker.of(pieces, size, pool);
+    this.view = new PolicyView(this.replicas, pool, flows);
+    this.assigner = new Assigner(policy, view, pool, flows, health);
+    policy.plan(view);
   }
 
-  /**
-   * Enables piece verification: the download is finished only once every piece was reported good
-   * with {@link #pieceVerified}. Pieces already entirely done at construction (resumed and
-   * re-checked by the caller) count as verified. Call before any worker starts.
-   */
-  void usePieces(PieceHashes p) {
+  private <T> T read(Supplier<T> body) {
     lock.lock();
     try {
-      pieces = p;
-      for (int i = 0; i < p.hex().size(); i++) {
-        long[] r = pieceRange(i);
-        if (done.contains(r[0], r[1])) {
-          verified.set(i);
-        }
-      }
+      return body.get();
     } finally {
       lock.unlock();
     }
   }
 
-  /** Byte range {@code [start, end)} of piece {@code i}. */
-  long[] pieceRange(int i) {
-    long s = i * pieces.length();
-    return new long[] {s, Math.min(size, s + pieces.length())};
+  private void locked(Runnable body) {
+    read(
+        () -> {
+          body.run();
+          return null;
+        });
+  }
+
+  /** Runs the change with the lock held and wakes every waiting worker. */
+  private void update(Runnable change) {
+    locked(
+        () -> {
+          change.run();
+          changed.signalAll();
+        });
   }
 
   /**
@@ -131,213 +91,74 @@ final class BlockScheduler {
    * ones) but which are not verified yet.
    */
   List<Integer> piecesToVerify() {
-    lock.lock();
-    try {
-      List<Integer> out = new ArrayList<>();
-      if (pieces == null) {
-        return out;
-      }
-      for (long[] r : committed().list()) {
-        int i = (int) (r[0] / pieces.length());
-        for (i = verified.nextClearBit(i);
-            i < pieces.hex().size();
-            i = verified.nextClearBit(i + 1)) {
-          long[] pr = pieceRange(i);
-          if (pr[0] >= r[1]) {
-            break;
-          }
-          if (pr[0] >= r[0]
-              && pr[1] <= r[1]
-              && (!rejecting.get(i) || done.contains(pr[0], pr[1]))) {
-            out.add(i);
-          }
-        }
-      }
-      return out;
-    } finally {
-      lock.unlock();
-    }
+    return read(() -> pieces.toVerify(pool.committed(), pool));
   }
 
   /** Piece {@code i} matched its digest. */
   void pieceVerified(int i) {
-    lock.lock();
-    try {
-      verified.set(i);
-      writers.remove(i);
-      changed.signalAll();
-    } finally {
-      lock.unlock();
-    }
+    update(() -> pieces.verified(i));
   }
 
   /**
    * Piece {@code i} did not match: its bytes go back to the pool and every replica that wrote some
-   * of them has a failure counted, backs off, and is dropped after {@link #MAX_BAD_PIECES}.
+   * of them has a failure counted, backs off, and is dropped after {@link
+   * ReplicaHealth#MAX_BAD_PIECES}.
    */
   void pieceBad(int i, String reason) {
-    lock.lock();
-    try {
-      long[] pr = pieceRange(i);
-      if (!done.contains(pr[0], pr[1])) {
-        // still inside a running block: stop its fetchers (the written prefix is recorded and
-        // the rest returns to the pool), then reject the piece on the next pass
-        rejecting.set(i);
-        for (Block b : active) {
-          if (b.start < pr[1] && pr[0] < b.end) {
-            for (Lease l : b.leases) {
-              l.cancelReason = "cancelled: " + reason;
+    update(
+        () -> {
+          ByteRange pr = pieces.range(i);
+          if (!pool.isDone(pr)) {
+            // still inside a running block: stop its fetchers (the written prefix is recorded and
+            // the rest returns to the pool), then reject the piece on the next pass
+            pieces.rejectLater(i);
+            pool.cancel(pr, "cancelled: " + reason);
+            return;
+          }
+          pool.redo(pr);
+          BitSet w = pieces.reject(i);
+          long now = nanos.read();
+          for (int k = w == null ? -1 : w.nextSetBit(0); k >= 0; k = w.nextSetBit(k + 1)) {
+            Replica r = replicas.get(k);
+            log.badPiece(k, pr, now, reason);
+            if (health.badPiece(r, pr, now)) {
+              drop(r, health.badPiecesReason(r, pieces.algorithm()));
             }
           }
-        }
-        changed.signalAll();
-        return;
-      }
-      rejecting.clear(i);
-      done.remove(pr[0], pr[1]);
-      free.add(pr[0], pr[1]);
-      BitSet w = writers.remove(i);
-      long now = nanos.getAsLong();
-      if (w != null) {
-        for (int k = w.nextSetBit(0); k >= 0; k = w.nextSetBit(k + 1)) {
-          Replica r = replicas.get(k);
-          events.add(
-              new BlockEvent(
-                  k, 0, pr[0], pr[0], 0, now - startNanos, now - startNanos, "error: " + reason));
-          r.badRanges.remove(pr[0], pr[1]);
-          r.badRanges.add(pr[0], pr[1]);
-          if (r.dropped) {
-            continue;
-          }
-          r.failures++;
-          r.badPieces++;
-          r.consecutiveFailures++;
-          if (r.badPieces >= MAX_BAD_PIECES) {
-            drop(
-                r,
-                r.uri + ": " + r.badPieces + " pieces failed the " + pieces.algorithm() + " check");
-          } else {
-            r.backoffUntilNanos =
-                now + TimeUnit.MILLISECONDS.toNanos(250L << Math.min(7, r.consecutiveFailures));
-          }
-        }
-      }
-      changed.signalAll();
-    } finally {
-      lock.unlock();
-    }
+        });
   }
 
-  private void markWriters(int replica, long from, long to) {
-    long len = pieces.length();
-    for (long i = from / len; i * len < to; i++) {
-      writers.computeIfAbsent((int) i, k -> new BitSet()).set(replica);
-    }
-  }
-
-  /** Every byte is written and, with piece hashes, every piece verified. */
-  private boolean finished() {
-    return done.total() == size
-        && (pieces == null || verified.cardinality() == pieces.hex().size());
-  }
-
-  /** Whether the free pool starts in a range this replica served badly while another could. */
-  private boolean avoidFree(Replica me, long now) {
-    long s = free.firstStart();
-    if (s < 0 || !me.badRanges.contains(s, s + 1)) {
-      return false;
-    }
-    for (Flow g : flows) {
-      Replica r = g.replica;
-      if (r != me && !r.dropped && !r.badRanges.contains(s, s + 1) && policy.mayUse(g, this, now)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  // ---- views for policies (lock held) ----
-
+  /** The file size. */
   long size() {
-    return size;
+    return pool.size();
   }
 
+  /** The flows, in replica order. */
   List<Flow> flows() {
-    return Collections.unmodifiableList(flows);
+    return flows.all();
   }
 
   List<Replica> replicas() {
     return replicas;
   }
 
-  long freeBytes() {
-    return free.total();
-  }
-
-  /** Bytes not yet committed: the free pool plus the unfinished part of every active block. */
-  long remainingBytes() {
-    long r = free.total();
-    for (Block b : active) {
-      synchronized (b) {
-        r += Math.max(0, b.end - b.committed);
-      }
-    }
-    return r;
-  }
-
-  /** Reserves the next {@code bytes} of the free pool for a flow (static schemes). */
-  void reserve(Flow f, long bytes) {
-    long left = bytes;
-    while (left > 0 && !free.isEmpty()) {
-      long[] r = free.takeFirst(left);
-      f.reserved.add(r);
-      left -= r[1] - r[0];
-    }
-  }
-
-  /**
-   * A rate for a flow: measured, else predicted, else the mean of the known ones, else 0; fading
-   * while its open request is silent, so a replica that stops sending (or never starts) soon looks
-   * slow enough for its range to be taken over.
-   */
-  double rateOf(Flow f, long now) {
-    double base;
-    if (f.known()) {
-      base = f.estimate(now);
-    } else {
-      double sum = 0;
-      int n = 0;
-      for (Flow g : flows) {
-        if (!g.replica.dropped && g.known()) {
-          sum += g.estimate(now);
-          n++;
-        }
-      }
-      base = n == 0 ? 0 : sum / n;
-    }
-    return base * f.fade(now);
-  }
-
-  long now() {
-    return nanos.getAsLong();
-  }
-
   // ---- worker API ----
 
-  /** Waits until the flow has work; null when the download is over or the flow may not work. */
-  Lease await(Flow f) throws InterruptedException {
+  @Override
+  public Lease await(Flow f) throws InterruptedException {
     lock.lock();
     try {
       while (true) {
         if (failure != null || finished() || f.replica.dropped) {
           return null;
         }
-        long now = nanos.getAsLong();
-        if (f.replica.backoffUntilNanos > now) {
-          changed.awaitNanos(f.replica.backoffUntilNanos - now);
+        long now = nanos.read();
+        long backoff = health.backoffLeft(f.replica, now);
+        if (backoff > 0) {
+          changed.awaitNanos(backoff);
           continue;
         }
-        Lease l = assign(f, now);
+        Lease l = assigner.assign(f, now);
         if (l != null) {
           return l;
         }
@@ -352,280 +173,72 @@ final class BlockScheduler {
 
   /** Non-blocking variant for simulations: the next lease for an idle flow, or null. */
   Lease tryAssign(Flow f) {
-    lock.lock();
-    try {
-      long now = nanos.getAsLong();
-      if (failure != null
-          || finished()
-          || f.replica.dropped
-          || f.current != null
-          || f.replica.backoffUntilNanos > now) {
-        return null;
-      }
-      Lease l = assign(f, now);
-      if (l == null) {
-        checkAllDropped();
-      }
-      return l;
-    } finally {
-      lock.unlock();
-    }
+    return read(
+        () -> {
+          long now = nanos.read();
+          if (failure != null
+              || finished()
+              || f.replica.dropped
+              || f.current != null
+              || health.backoffLeft(f.replica, now) > 0) {
+            return null;
+          }
+          Lease l = assigner.assign(f, now);
+          if (l == null) {
+            checkAllDropped();
+          }
+          return l;
+        });
   }
 
-  private void checkAllDropped() {
-    if (!finished() && replicas.stream().allMatch(r -> r.dropped)) {
-      StringBuilder sb = new StringBuilder("every replica failed:");
-      for (Replica r : replicas) {
-        sb.append(' ').append(r.dropReason).append(';');
-      }
-      sb.setLength(sb.length() - 1);
-      failure = new DownloadException(sb.toString());
-      changed.signalAll();
+  @Override
+  public Step deliver(Lease l, int n, ChunkWriter w) throws IOException {
+    Block.Written written = l.block.accept(l, n, w);
+    if (written == null) {
+      return Step.STOP;
     }
+    long wrote = written.length();
+    return read(
+        () -> {
+          long now = nanos.read();
+          Flow f = l.flow;
+          if (!l.block.leases.contains(l)) {
+            // ended by releaseAll while this chunk was written: count it, the request is over
+            f.bytesWritten += wrote;
+            f.bytesReceived += n;
+            return Step.STOP;
+          }
+          l.written += wrote;
+          l.received += n;
+          if (wrote > 0) {
+            pieces.wrote(f.replica.index, written.from(), written.from() + wrote);
+          }
+          f.received(l, n, now);
+          if (written.reachedEnd()) {
+            finish(l, now, "ok");
+            return Step.DONE;
+          }
+          return Step.CONTINUE;
+        });
   }
 
-  private Lease assign(Flow f, long now) {
-    if (!policy.mayUse(f, this, now)) {
-      return null;
-    }
-    long[] r = f.reserved.poll();
-    if (r != null) {
-      return newLease(f, r[0], r[1], now);
-    }
-    cutBack(now);
-    if (!free.isEmpty() && !avoidFree(f.replica, now)) {
-      long want = policy.blockSize(f, this, now);
-      if (want <= 0) {
-        return null;
-      }
-      if (free.firstLength() - want < policy.absorbBelow(f)) {
-        want = free.firstLength(); // leave no sliver that would cost a request of its own
-      }
-      long[] t = free.takeFirst(want);
-      return newLease(f, t[0], t[1], now);
-    }
-    return policy.steals() && free.isEmpty() ? steal(f, now) : null;
+  @Override
+  public void release(Lease l) {
+    locked(() -> releaseLocked(l));
   }
 
-  /**
-   * Returns to the pool the part of each running block that its flow should no longer hold (see
-   * {@link BlockPolicy#keepOf}). The flow's request ends early at the new end; the cut-off range
-   * lies before the rest of the pool, so the idle flow asking for work takes it first.
-   */
-  private void cutBack(long now) {
-    for (Block b : List.copyOf(active)) {
-      if (b.leases.size() != 1) {
-        continue;
-      }
-      Lease l = b.leases.get(0);
-      if (l.duplicate || l.firstByteNanos < 0) {
-        continue;
-      }
-      long rem;
-      synchronized (b) {
-        rem = b.done ? 0 : b.end - b.committed;
-      }
-      if (rem <= 0) {
-        continue;
-      }
-      long keep = policy.keepOf(l.flow, rem, this, now);
-      if (keep < 0) {
-        continue;
-      }
-      synchronized (b) {
-        long cut = b.committed + keep;
-        if (!b.done && cut < b.end) {
-          LOG.debug(
-              "{} slowed down: its block ends at {} instead of {}", l.flow.label(), cut, b.end);
-          free.add(cut, b.end);
-          b.end = cut;
-          cuts++;
-        }
-      }
+  private void releaseLocked(Lease l) {
+    if (!l.block.leases.contains(l)) {
+      return;
     }
-  }
-
-  private Lease newLease(Flow f, long start, long end, long now) {
-    Block b = new Block(start, end);
-    Lease l = new Lease(b, f, start, false, now);
-    b.leases.add(l);
-    active.add(b);
-    f.current = l;
-    f.lastProgressNanos = now;
-    return l;
-  }
-
-  /**
-   * Splits the unfinished block that would take longest, giving the idle flow the tail in
-   * proportion to the two rates; when the rest is too small to split, fetches it from this flow too
-   * and keeps whichever bytes arrive first.
-   */
-  private Lease steal(Flow thief, long now) {
-    Block best = null;
-    double bestTime = 0;
-    double bestRate = 0;
-    for (Block b : active) {
-      // a block fetched twice already is joined only when all its fetchers went silent, and
-      // never twice from the same replica
-      boolean mine = false;
-      boolean allSilent = true;
-      for (Lease x : b.leases) {
-        mine |= x.flow.replica == thief.replica;
-        allSilent &= x.flow.fade(now) < 1;
-      }
-      if (b.leases.isEmpty() || (b.leases.size() > 1 && (mine || !allSilent))) {
-        continue;
-      }
-      Lease v = b.leases.get(0);
-      long rem;
-      synchronized (b) {
-        if (b.done) {
-          continue;
-        }
-        rem = b.end - b.committed;
-      }
-      if (rem <= 0) {
-        continue;
-      }
-      double rv = 1;
-      for (Lease x : b.leases) {
-        rv = Math.max(rv, rateOf(x.flow, now));
-      }
-      double tv = rem / rv;
-      if (v.firstByteNanos < 0) {
-        tv += Math.max(0, v.flow.latencyNanos) / 1e9;
-      }
-      if (tv > bestTime) {
-        best = b;
-        bestTime = tv;
-        bestRate = rv;
-      }
+    boolean complete;
+    synchronized (l.block) {
+      complete = l.pos >= l.block.end;
     }
-    if (best == null) {
-      return null;
-    }
-    double rt = rateOf(thief, now);
-    if (rt <= 0) {
-      rt = bestRate;
-    }
-    double lt = Math.max(0, thief.latencyNanos) / 1e9;
-    long minSteal = Math.max(MIN_STEAL, (long) (rt * lt * 2));
-    boolean silent = true;
-    boolean otherReplica = true;
-    for (Lease x : best.leases) {
-      silent &= x.flow.fade(now) < 1;
-      otherReplica &= x.flow.replica != thief.replica;
-    }
-    synchronized (best) {
-      long rem = best.end - best.committed;
-      // both finish together: (rem - x) / rv = lt + x / rt
-      long x = (long) (rt * (rem - lt * bestRate) / (rt + bestRate));
-      if (best.leases.size() == 1 && x >= minSteal && x / rt + lt < bestTime) {
-        long split = Math.max(best.end - x, best.committed);
-        long oldEnd = best.end;
-        if (split >= oldEnd) {
-          return null;
-        }
-        best.end = split;
-        Lease t = stolen(thief, split, oldEnd, now);
-        settle(best);
-        return t;
-      }
-      if (otherReplica && rem > 0 && (silent || rem / rt + lt < bestTime * 0.8)) {
-        Lease d = new Lease(best, thief, best.committed, true, now);
-        best.leases.add(d);
-        thief.current = d;
-        thief.lastProgressNanos = now;
-        return d;
-      }
-    }
-    return null;
-  }
-
-  private Lease stolen(Flow f, long start, long end, long now) {
-    return newLease(f, start, end, now);
-  }
-
-  /** Accepts {@code n} bytes read by a lease; writes the part nobody wrote yet. */
-  Step deliver(Lease l, int n, ChunkWriter w) throws IOException {
-    Block b = l.block;
-    boolean reachedEnd;
-    long wrote = 0;
-    long wroteFrom = 0;
-    synchronized (b) {
-      if (l.cancelReason != null) {
-        return Step.STOP;
-      }
-      if (b.done && l.pos < b.end) {
-        return Step.STOP;
-      }
-      long cs = l.pos;
-      long ce = Math.min(l.pos + n, b.end);
-      long wf = Math.max(cs, b.committed);
-      if (wf < ce) {
-        w.write(wf, (int) (wf - cs), (int) (ce - wf));
-        b.committed = ce;
-        wrote = ce - wf;
-        wroteFrom = wf;
-      }
-      l.pos = Math.max(cs, ce);
-      reachedEnd = l.pos >= b.end;
-      if (reachedEnd) {
-        b.done = true;
-      }
-    }
-    lock.lock();
-    try {
-      long now = nanos.getAsLong();
-      Flow f = l.flow;
-      if (!l.block.leases.contains(l)) {
-        // ended by releaseAll while this chunk was being written: count it, the request is over
-        f.bytesWritten += wrote;
-        f.bytesReceived += n;
-        return Step.STOP;
-      }
-      l.written += wrote;
-      l.received += n;
-      if (pieces != null && wrote > 0) {
-        markWriters(f.replica.index, wroteFrom, wroteFrom + wrote);
-      }
-      if (l.firstByteNanos < 0) {
-        l.firstByteNanos = now;
-        long lat = now - l.startNanos;
-        // the smallest observed: the first request also pays for opening the connection
-        f.latencyNanos = f.latencyNanos < 0 ? lat : Math.min(f.latencyNanos, lat);
-        f.sample(n, now);
-      } else {
-        f.sample(n, now);
-      }
-      if (reachedEnd) {
-        finish(l, now, "ok");
-        return Step.DONE;
-      }
-      return Step.CONTINUE;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /** A lease that stopped early: lost a race, or its replica was dropped meanwhile. */
-  void release(Lease l) {
-    lock.lock();
-    try {
-      if (!l.block.leases.contains(l)) {
-        return;
-      }
-      boolean complete;
-      synchronized (l.block) {
-        complete = l.pos >= l.block.end;
-      }
-      if (!complete && l.cancelReason != null) {
-        failLocked(l, l.cancelReason, null);
-      } else {
-        finish(l, nanos.getAsLong(), complete && l.written > 0 ? "ok" : "lost race");
-      }
-    } finally {
-      lock.unlock();
+    if (!complete && l.cancelReason != null) {
+      failLocked(l, l.cancelReason, null);
+    } else {
+      finish(l, nanos.read(), complete && l.written > 0 ? "ok" : "lost race");
     }
   }
 
@@ -635,165 +248,92 @@ final class BlockScheduler {
    * workers' later calls for these requests change nothing. For a complete download.
    */
   void releaseAll(String reason) {
-    lock.lock();
-    try {
-      for (Flow f : flows) {
-        Lease l = f.current;
-        if (l != null) {
-          l.cancelReason = reason;
-          release(l);
-        }
-      }
-    } finally {
-      lock.unlock();
-    }
+    locked(
+        () -> {
+          for (Flow f : flows.all()) {
+            Lease l = f.current;
+            if (l != null) {
+              l.cancelReason = reason;
+              releaseLocked(l);
+            }
+          }
+        });
+  }
+
+  /** Ends the request: its block is settled, and the flow's counters and the log record it. */
+  private void end(Lease l, long now, String result) {
+    l.block.leases.remove(l);
+    l.flow.current = null;
+    l.flow.endRequest(l, now);
+    pool.settle(l.block);
+    l.flow.account(l, now);
+    log.request(l, now, result);
   }
 
   private void finish(Lease l, long now, String result) {
-    Block b = l.block;
-    b.leases.remove(l);
+    end(l, now, result);
     Flow f = l.flow;
-    f.current = null;
-    f.endRequest(l, now);
-    settle(b);
-    account(l, now, result);
-    f.replica.consecutiveFailures = 0;
+    health.succeeded(f.replica);
     if (l.written > 0) {
       double secs = (now - l.startNanos) / 1e9;
-      policy.completed(f, l.received / Math.max(secs, 1e-6), this);
+      policy.completed(f, l.received / Math.max(secs, 1e-6), view);
     }
     changed.signalAll();
   }
 
-  /**
-   * Records a block once it is fully written (even while a slower duplicate still runs), or once
-   * nobody fetches it any more: the written prefix is done, the rest returns to the pool.
-   */
-  private void settle(Block b) {
-    if (b.recorded) {
-      return;
-    }
-    synchronized (b) {
-      if (b.committed >= b.end) {
-        b.done = true;
-        b.recorded = true;
-        done.add(b.start, b.end);
-        active.remove(b);
-      } else if (b.leases.isEmpty()) {
-        b.done = true;
-        b.recorded = true;
-        done.add(b.start, b.committed);
-        free.add(b.committed, b.end);
-        active.remove(b);
-      }
-    }
-  }
-
-  private void account(Lease l, long now, String result) {
-    Flow f = l.flow;
-    f.bytesWritten += l.written;
-    f.bytesReceived += l.received;
-    if (l.written > 0) {
-      f.blocks++;
-    }
-    f.busyNanos += now - l.startNanos;
-    events.add(
-        new BlockEvent(
-            f.replica.index,
-            f.connection,
-            l.from,
-            l.from + l.received,
-            l.written,
-            l.startNanos - startNanos,
-            now - startNanos,
-            result));
-  }
-
-  /** A lease failed: its range returns to the pool and its replica backs off or is dropped. */
-  void fail(Lease l, Exception e) {
-    lock.lock();
-    try {
-      if (!(e instanceof SourceException)) {
-        // not the replica's fault (local disk, bug): stop the whole download
-        if (failure == null) {
-          failure = e;
-        }
-        failLocked(l, "error: " + OneLine.of(e), null);
-        return;
-      }
-      failLocked(l, "error: " + OneLine.of(e), (SourceException) e);
-    } finally {
-      lock.unlock();
-    }
+  @Override
+  public void fail(Lease l, Exception e) {
+    locked(
+        () -> {
+          SourceException se = e instanceof SourceException x ? x : null;
+          if (se == null && failure == null) {
+            // not the replica's fault (local disk, bug): stop the whole download
+            failure = e;
+          }
+          failLocked(l, "error: " + OneLine.of(e), se);
+        });
   }
 
   private void failLocked(Lease l, String result, SourceException e) {
-    if (!l.block.leases.remove(l)) {
+    if (!l.block.leases.contains(l)) {
       return;
     }
-    long now = nanos.getAsLong();
-    l.flow.current = null;
-    l.flow.endRequest(l, now);
-    settle(l.block);
-    account(l, now, result);
+    long now = nanos.read();
+    end(l, now, result);
     Replica r = l.flow.replica;
-    if (e != null && !r.dropped) {
-      r.failures++;
-      r.consecutiveFailures++;
-      if (!e.retryable() || r.consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) {
-        drop(r, OneLine.of(e));
-      } else {
-        long backoff = TimeUnit.MILLISECONDS.toNanos(250L << Math.min(7, r.consecutiveFailures));
-        r.backoffUntilNanos = now + backoff;
-      }
+    if (e != null && !r.dropped && health.failed(r, e.retryable(), now)) {
+      drop(r, OneLine.of(e));
     }
     changed.signalAll();
   }
 
   private void drop(Replica r, String reason) {
-    r.dropped = true;
-    r.dropReason = reason;
+    health.drop(r, reason);
     checkAllDropped();
-    for (Flow f : flows) {
-      if (f.replica == r) {
-        for (long[] res : f.reserved) {
-          free.add(res[0], res[1]);
-        }
-        f.reserved.clear();
-        if (f.current != null) {
-          f.current.cancelReason = "error: replica dropped: " + reason;
-        }
-      }
+    flows.stop(r, pool, "error: replica dropped: " + reason);
+  }
+
+  private void checkAllDropped() {
+    if (!finished() && health.allDropped()) {
+      failure = new DownloadException(health.allDroppedMessage());
+      changed.signalAll();
     }
   }
 
-  /** Drops a replica before it fetched anything (it failed the probe or disagrees). */
-  void dropBeforeStart(Replica r, String reason) {
-    lock.lock();
-    try {
-      drop(r, reason);
-      changed.signalAll();
-    } finally {
-      lock.unlock();
-    }
+  /** Every byte is written and, with piece hashes, every piece verified. */
+  private boolean finished() {
+    return pool.allDone() && pieces.allVerified();
   }
 
   /** Stops everything: workers return from {@link #await}. */
   void abort(Exception e) {
-    lock.lock();
-    try {
-      if (failure == null) {
-        failure = e;
-      }
-      for (Block b : active) {
-        for (Lease l : b.leases) {
-          l.cancelReason = "error: download aborted";
-        }
-      }
-      changed.signalAll();
-    } finally {
-      lock.unlock();
-    }
+    update(
+        () -> {
+          if (failure == null) {
+            failure = e;
+          }
+          pool.cancelAll("error: download aborted");
+        });
   }
 
   /** Waits up to the given time for any change (a finished block, a failure). */
@@ -811,37 +351,16 @@ final class BlockScheduler {
   }
 
   Exception failure() {
-    lock.lock();
-    try {
-      return failure;
-    } finally {
-      lock.unlock();
-    }
+    return read(() -> failure);
   }
 
   boolean complete() {
-    lock.lock();
-    try {
-      return finished();
-    } finally {
-      lock.unlock();
-    }
+    return read(this::finished);
   }
 
   /** The committed ranges: finished blocks plus the written prefix of active ones. */
   RangeSet committed() {
-    lock.lock();
-    try {
-      RangeSet c = done.copy();
-      for (Block b : active) {
-        synchronized (b) {
-          c.add(b.start, b.committed);
-        }
-      }
-      return c;
-    } finally {
-      lock.unlock();
-    }
+    return read(pool::committed);
   }
 
   /**
@@ -851,65 +370,29 @@ final class BlockScheduler {
    * piece is fetched again.
    */
   long stablePrefix() {
-    lock.lock();
-    try {
-      List<long[]> c = committed().list();
-      long end = c.isEmpty() || c.get(0)[0] != 0 ? 0 : c.get(0)[1];
-      if (pieces != null) {
-        int firstUnverified = verified.nextClearBit(0);
-        long verifiedEnd =
-            firstUnverified >= pieces.hex().size() ? size : pieceRange(firstUnverified)[0];
-        end = Math.min(end, verifiedEnd);
-      }
-      return end;
-    } finally {
-      lock.unlock();
-    }
+    return read(() -> Math.min(pool.committedPrefix(), pieces.verifiedPrefix()));
   }
 
-  /** Bytes committed so far (for progress), and per replica bytes received. */
+  /** Bytes committed so far (for progress). */
   long committedBytes() {
     return committed().total();
   }
 
   List<BlockEvent> events() {
-    lock.lock();
-    try {
-      return List.copyOf(events);
-    } finally {
-      lock.unlock();
-    }
+    return read(log::snapshot);
   }
 
   /** A consistent copy of per-flow counters for reports and progress. */
-  List<long[]> flowCounters() {
-    lock.lock();
-    try {
-      List<long[]> out = new ArrayList<>();
-      for (Flow f : flows) {
-        long extra = 0;
-        if (f.current != null) {
-          extra = f.current.received;
-        }
-        out.add(new long[] {f.replica.index, f.bytesWritten, f.bytesReceived + extra, f.blocks});
-      }
-      return out;
-    } finally {
-      lock.unlock();
-    }
+  List<FlowCounters> flowCounters() {
+    return read(flows::counters);
   }
 
   long startNanos() {
-    return startNanos;
+    return log.startNanos();
   }
 
   /** How many running blocks were cut back because their flow slowed down. */
   int cuts() {
-    lock.lock();
-    try {
-      return cuts;
-    } finally {
-      lock.unlock();
-    }
+    return read(assigner::cuts);
   }
 }

@@ -10,12 +10,12 @@ final class Conservative extends BlockPolicy {
   }
 
   @Override
-  void plan(BlockScheduler s) {
+  void plan(PolicyView s) {
     unit = Math.max(1, (s.size() + k - 1) / k);
   }
 
   @Override
-  long blockSize(Flow f, BlockScheduler s, long now) {
+  long blockSize(Flow f, PolicyView s, long now) {
     return unit;
   }
 }

@@ -29,12 +29,17 @@ import java.util.function.Function;
  * depend on the file size (one 64 KiB buffer per connection).
  */
 public final class Download {
-  private final Builder b;
+  private final DownloadSpec spec;
   private volatile Engine engine;
   private volatile boolean cancelled;
 
-  private Download(Builder b) {
-    this.b = b;
+  private Download(DownloadSpec spec) {
+    this.spec = spec;
+  }
+
+  /** What this download was built with. */
+  DownloadSpec spec() {
+    return spec;
   }
 
   /** A builder with the defaults listed on its methods. */
@@ -50,7 +55,7 @@ public final class Download {
    * @throws IOException if the output cannot be written
    */
   public DownloadReport run() throws IOException {
-    Engine e = new Engine(b);
+    Engine e = new Engine(spec);
     engine = e;
     if (cancelled) {
       e.cancel();
@@ -88,6 +93,7 @@ public final class Download {
     Path journal = defaultJournal();
     boolean resume = true;
     Clock clock = Clock.systemUTC();
+    Ticker ticker = Ticker.system();
     Consumer<Progress> progress;
     Function<URI, RangeSource> sourceFactory;
 
@@ -188,6 +194,15 @@ public final class Download {
       return this;
     }
 
+    /**
+     * The time source for scheduling, events and durations (for tests and simulations). Default:
+     * {@link System#nanoTime()}.
+     */
+    Builder ticker(Ticker t) {
+      this.ticker = Objects.requireNonNull(t, "ticker");
+      return this;
+    }
+
     /** Receives a progress snapshot about five times a second. Default: none. */
     public Builder progress(Consumer<Progress> listener) {
       this.progress = listener;
@@ -204,9 +219,11 @@ public final class Download {
     }
 
     /**
-     * Builds the download.
+     * Builds the download: an immutable copy of the settings, which later changes to this builder
+     * do not affect. Touches nothing on disk or on the network.
      *
-     * @throws IllegalStateException if sources or output are missing
+     * @throws IllegalStateException if sources or output are missing, or the scheme lacks what it
+     *     needs (the history-based scheme a predicted rate for every source it would use)
      */
     public Download build() {
       if (sources.isEmpty()) {
@@ -215,10 +232,29 @@ public final class Download {
       if (output == null) {
         throw new IllegalStateException("no output file given");
       }
-      return new Download(this);
+      List<URI> used = ordered();
+      String unmet = ((BlockPolicy.Spec) scheme).unmet(used, this::rate);
+      if (unmet != null) {
+        throw new IllegalStateException(unmet);
+      }
+      return new Download(
+          new DownloadSpec(
+              used,
+              output,
+              scheme,
+              rates,
+              options,
+              checksums,
+              pieces,
+              journal,
+              resume,
+              clock,
+              ticker,
+              progress,
+              sourceFactory));
     }
 
-    List<URI> ordered() {
+    private List<URI> ordered() {
       List<URI> list = new ArrayList<>(sources);
       if (!rates.isEmpty()) {
         list.sort(
@@ -227,7 +263,7 @@ public final class Download {
       return list.subList(0, Math.min(maxSources, list.size()));
     }
 
-    double rate(URI u) {
+    private double rate(URI u) {
       for (PredictedRate r : rates) {
         if (r.uri().equals(u)) {
           return r.bytesPerSecond();

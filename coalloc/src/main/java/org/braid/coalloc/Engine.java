@@ -2,43 +2,40 @@ package org.braid.coalloc;
 
 import java.io.IOException;
 import java.net.URI;
-import java.nio.ByteBuffer;
-import java.nio.channels.ReadableByteChannel;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Runs one download: probes, schedules, fetches with one thread per flow, verifies, renames. */
+/**
+ * Runs one download: the {@link Prober} asks the replicas, a {@link BlockScheduler} divides the
+ * file, a {@link Fetcher} thread per flow fetches into the {@link PartFile}, the {@link Supervisor}
+ * verifies, hashes, checkpoints and reports progress meanwhile; then the digests are checked and
+ * the file renamed. Every duration comes from the spec's {@link Ticker}. One engine per run.
+ */
 final class Engine {
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
-  static final int BUFFER = 64 * 1024;
-  private static final long CHECKPOINT_NANOS = TimeUnit.SECONDS.toNanos(1);
+  private static final String FINISHED = "cancelled: download finished";
 
-  /** The most the supervisor hashes per pass (about 30 ms with SHA-256 instructions). */
-  private static final long HASH_STEP = 64L << 20;
-
-  private static final long PROGRESS_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
-
-  private final Download.Builder b;
+  private final DownloadSpec spec;
+  private final Ticker ticker;
   private final String id;
-  private final Map<Lease, ReadableByteChannel> open = new ConcurrentHashMap<>();
+  private final PieceVerifier verifier;
   private volatile boolean cancelled;
   private volatile BlockScheduler scheduler;
 
-  Engine(Download.Builder b) {
-    this.b = b;
+  Engine(DownloadSpec spec) {
+    this.spec = spec;
+    this.ticker = spec.ticker();
     // a label for log lines and journal entries, not a secret (SecureRandom would load the
     // security providers before the first request)
-    this.id =
-        java.util.HexFormat.of()
-            .toHexDigits(java.util.concurrent.ThreadLocalRandom.current().nextInt());
+    this.id = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+    this.verifier = new PieceVerifier(id, spec.pieces());
   }
 
   void cancel() {
@@ -50,12 +47,11 @@ final class Engine {
   }
 
   DownloadReport run() throws IOException {
-    List<URI> uris = b.ordered();
+    List<URI> uris = spec.sources();
     List<RangeSource> sources = new ArrayList<>();
     try {
       for (URI u : uris) {
-        sources.add(
-            b.sourceFactory != null ? b.sourceFactory.apply(u) : RangeSource.of(u, b.options));
+        sources.add(spec.open(u));
       }
       return run(uris, sources);
     } finally {
@@ -70,523 +66,178 @@ final class Engine {
   }
 
   private DownloadReport run(List<URI> uris, List<RangeSource> sources) throws IOException {
-    int n = sources.size();
-    Validators[] probed = new Validators[n];
-    String[] errors = new String[n];
-    long probeStart = System.nanoTime();
-    probeAll(sources, probed, errors);
-    LOG.debug(
-        "[{}] probed {} replicas in {} ms", id, n, (System.nanoTime() - probeStart) / 1_000_000);
-    long size = majoritySize(probed);
-    List<Replica> replicas = new ArrayList<>();
-    Map<URI, Validators> validators = new LinkedHashMap<>();
-    for (int i = 0; i < n; i++) {
-      Replica r = new Replica(i, uris.get(i), b.rate(uris.get(i)));
-      if (probed[i] == null) {
-        r.dropped = true;
-        r.dropReason = errors[i];
-      } else if (probed[i].size() != size) {
-        r.dropped = true;
-        r.dropReason =
-            uris.get(i) + ": serves " + probed[i].size() + " bytes, the other replicas " + size;
-      } else {
-        validators.put(uris.get(i), probed[i]);
-      }
-      if (r.dropped) {
-        LOG.warn("[{}] not using {}", id, r.dropReason);
-      }
-      replicas.add(r);
-    }
-    if (validators.isEmpty()) {
-      StringBuilder sb = new StringBuilder("no usable replica:");
-      for (Replica r : replicas) {
-        sb.append(' ').append(r.dropReason).append(';');
-      }
-      throw new DownloadException(sb.substring(0, sb.length() - 1));
-    }
-    if (b.pieces != null) {
-      try {
-        b.pieces.checkSize(size);
-      } catch (IllegalArgumentException e) {
-        throw new DownloadException(e.getMessage());
-      }
-    }
-    int conns = b.options.connectionsPerSource();
-    BlockPolicy policy = ((BlockPolicy.Spec) b.scheme).create();
-    try (PartFile part = PartFile.open(b.output, size, validators, b.resume)) {
-      RangeSet kept = b.pieces == null ? part.resumed() : recheck(part, part.resumed(), size);
+    Prober.Probed probed =
+        Prober.probe(id, uris, sources, spec::rate, ticker, spec.options().probeTimeout());
+    long size = probed.size();
+    checkPieceCount(size);
+    try (PartFile part = PartFile.open(spec.output(), size, probed.validators(), spec.resume())) {
+      RangeSet kept = verifier.kept(part, size);
       long resumed = kept.total();
       if (resumed > 0) {
-        LOG.info("[{}] resuming {}: {} of {} bytes already verified", id, b.output, resumed, size);
+        LOG.info(
+            "[{}] resuming {}: {} of {} bytes already verified", id, spec.output(), resumed, size);
       }
-      BlockScheduler s = new BlockScheduler(size, replicas, conns, policy, System::nanoTime, kept);
-      if (b.pieces != null) {
-        s.usePieces(b.pieces);
-      }
-      scheduler = s;
-      if (cancelled) {
-        s.abort(new DownloadException("cancelled"));
-      }
-      Instant start = b.clock.instant();
-      Journal journal = b.journal == null ? null : new Journal(b.journal, id);
+      BlockScheduler s = schedule(probed, kept);
+      Instant start = spec.clock().instant();
+      Journal j = spec.journal() == null ? null : new Journal(spec.journal(), id);
+      JournalFeed journal = new JournalFeed(id, j, uris, size, start);
+      Fetcher fetcher = new Fetcher(id, s, part::write);
       List<Thread> workers = new ArrayList<>();
       for (Flow f : s.flows()) {
-        if (f.replica.dropped) {
-          continue;
+        if (!f.replica.dropped) {
+          workers.add(fetcher.start(f, sources.get(f.replica.index)));
         }
-        Thread t = new Thread(() -> work(s, f, sources.get(f.replica.index), part));
-        t.setName("braid-" + id + "-r" + f.replica.index + "c" + f.connection);
-        t.setDaemon(true);
-        workers.add(t);
-        t.start();
       }
       // set up once the fetches run: the first digest instance loads the security providers
-      List<String> algos = new ArrayList<>();
-      algos.add("sha-256");
-      for (Checksum c : b.checksums) {
-        if (!algos.contains(c.algorithm())) {
-          algos.add(c.algorithm());
-        }
-      }
-      PartFile.RunningDigests hasher = part.runningDigests(algos);
-      int journaled = supervise(s, part, hasher, journal, uris, size, start, workers);
-      long endNanos = System.nanoTime();
-      // stop whatever still runs (slower duplicates, stalled reads) without penalising anyone
-      for (Map.Entry<Lease, ReadableByteChannel> e : open.entrySet()) {
-        e.getKey().cancelReason = "cancelled: download finished";
-        closeQuietly(e.getValue());
-      }
-      // workers still waiting for a response can write nothing more (every block is settled);
-      // give them a moment to wind down, then go on: closing the sources aborts them. A complete
-      // download does not wait: every byte is written (a block counts as written only after its
-      // write returned), a worker still running writes nothing more, and its request is ended
-      // here as the worker would end it, so the report and the journal have every request.
-      boolean complete = s.complete();
-      if (complete) {
-        s.releaseAll("cancelled: download finished");
-      }
-      long joinDeadline = System.nanoTime() + (complete ? 0 : TimeUnit.SECONDS.toNanos(2));
-      for (Thread t : workers) {
-        long left = joinDeadline - System.nanoTime();
-        if (left <= 0) {
-          break;
-        }
-        try {
-          t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-        } catch (InterruptedException ie) {
-          Thread.currentThread().interrupt();
-          break;
-        }
-      }
-      long joinedNanos = System.nanoTime();
-      verifyPieces(s, part);
+      PartFile.RunningDigests hasher = part.runningDigests(algorithms());
+      new Supervisor(s, part, verifier, journal, spec.progress(), ticker).run(hasher, workers);
+      long endNanos = ticker.read();
+      windDown(s, fetcher, workers);
+      long joinedNanos = ticker.read();
+      verifier.verify(s, part);
       if (!s.complete()) {
         // what a later run resumes from; a complete download is renamed in a moment, and a crash
         // before that resumes from the last periodic checkpoint
         part.checkpoint(s.committed());
       }
-      drainJournal(s, journal, uris, size, start, journaled);
-      Exception failure = s.failure();
-      if (!s.complete()) {
-        String why = failure == null ? "download incomplete" : OneLine.of(failure);
-        throw new DownloadException(
-            why
-                + " ("
-                + s.committedBytes()
-                + " of "
-                + size
-                + " bytes kept in "
-                + part.part
-                + "; run again to resume)",
-            failure);
-      }
-      double seconds = Math.max(1e-9, (endNanos - s.startNanos()) / 1e9);
-      long tail = size - hasher.hashed();
-      long hashFrom = System.nanoTime();
-      hasher.advance(size);
-      Map<String, String> digests = hasher.finish();
-      long hashedNanos = System.nanoTime();
-      for (Checksum c : b.checksums) {
-        String got = digests.get(c.algorithm());
-        if (!got.equals(c.hex())) {
-          part.discard();
-          throw new DownloadException(
-              c.algorithm()
-                  + " checksum mismatch: expected "
-                  + c.hex()
-                  + ", got "
-                  + got
-                  + "; a replica served corrupt data, "
-                  + part.part
-                  + " deleted");
-        }
-      }
-      part.commit();
-      LOG.info("[{}] {} complete: {} bytes in {} s", id, b.output, size, seconds);
-      LOG.debug(
-          "[{}] after the last byte: workers stopped in {} ms, pieces and journal {} ms, last {}"
-              + " bytes hashed in {} ms, flushed and renamed in {} ms",
-          id,
-          (joinedNanos - endNanos) / 1_000_000,
-          (hashFrom - joinedNanos) / 1_000_000,
-          tail,
-          (hashedNanos - hashFrom) / 1_000_000,
-          (System.nanoTime() - hashedNanos) / 1_000_000);
-      return report(s, uris, size, resumed, start, seconds, digests);
+      journal.append(s.events());
+      requireComplete(s, part);
+      return finish(s, part, hasher, resumed, start, endNanos, joinedNanos);
     }
   }
 
-  private int supervise(
-      BlockScheduler s,
-      PartFile part,
-      PartFile.RunningDigests hasher,
-      Journal journal,
-      List<URI> uris,
-      long size,
-      Instant start,
-      List<Thread> workers)
-      throws IOException {
-    long lastCheckpoint = System.nanoTime();
-    long lastProgress = 0;
-    long[] lastReceived = new long[uris.size()];
-    double[] smooth = new double[uris.size()];
-    int journaled = 0;
-    while (!s.complete() && s.failure() == null && workers.stream().anyMatch(Thread::isAlive)) {
-      s.awaitChange(TimeUnit.MILLISECONDS.toNanos(100));
-      if (s.complete()) {
-        // the last byte is in: stop the transfer clock now; hashing the rest comes after
-        break;
-      }
-      verifyPieces(s, part);
-      // hash the final leading bytes now, a bounded step per pass, so that little is left at the
-      // end
-      hasher.advance(Math.min(s.stablePrefix(), hasher.hashed() + HASH_STEP));
-      long now = System.nanoTime();
-      if (now - lastCheckpoint >= CHECKPOINT_NANOS) {
-        part.checkpoint(s.committed());
-        journaled = drainJournal(s, journal, uris, size, start, journaled);
-        lastCheckpoint = now;
-      }
-      if (b.progress != null && now - lastProgress >= PROGRESS_NANOS) {
-        long[] received = new long[uris.size()];
-        for (long[] c : s.flowCounters()) {
-          received[(int) c[0]] += c[2];
-        }
-        double dt = lastProgress == 0 ? 0 : (now - lastProgress) / 1e9;
-        List<Double> rates = new ArrayList<>();
-        for (int i = 0; i < received.length; i++) {
-          double inst = dt == 0 ? 0.0 : (received[i] - lastReceived[i]) / dt;
-          // smoothed over about a second, so the display does not flicker
-          smooth[i] = smooth[i] == 0 ? inst : smooth[i] + 0.3 * (inst - smooth[i]);
-          rates.add(smooth[i]);
-        }
-        lastReceived = received;
-        lastProgress = now;
-        b.progress.accept(
-            new Progress(s.committedBytes(), size, (now - s.startNanos()) / 1e9, rates));
+  private void checkPieceCount(long size) throws DownloadException {
+    if (spec.pieces() != null) {
+      try {
+        spec.pieces().checkSize(size);
+      } catch (IllegalArgumentException e) {
+        throw new DownloadException(e.getMessage());
       }
     }
-    return journaled;
   }
 
-  /** Hashes every piece whose bytes are all written; bad ones go back to the pool. */
-  private void verifyPieces(BlockScheduler s, PartFile part) throws IOException {
-    if (b.pieces == null) {
-      return;
+  private BlockScheduler schedule(Prober.Probed probed, RangeSet kept) {
+    BlockScheduler s =
+        new BlockScheduler(
+            probed.size(),
+            probed.replicas(),
+            spec.options().connectionsPerSource(),
+            ((BlockPolicy.Spec) spec.scheme()).create(),
+            ticker,
+            kept,
+            spec.pieces());
+    scheduler = s;
+    if (cancelled) {
+      s.abort(new DownloadException("cancelled"));
     }
-    for (int i : s.piecesToVerify()) {
-      long[] r = s.pieceRange(i);
-      String got = part.digest(b.pieces.algorithm(), r[0], r[1]);
-      String want = b.pieces.hex().get(i);
-      if (got.equals(want)) {
-        s.pieceVerified(i);
-      } else {
-        String why =
-            "piece "
-                + i
-                + " (bytes "
-                + r[0]
-                + "-"
-                + r[1]
-                + ") "
-                + b.pieces.algorithm()
-                + " mismatch: expected "
-                + want
-                + ", got "
-                + got;
-        LOG.warn("[{}] {}; fetching it again", id, why);
-        s.pieceBad(i, why);
+    return s;
+  }
+
+  /** SHA-256 and the algorithm of every expected checksum, each once. */
+  private List<String> algorithms() {
+    List<String> algos = new ArrayList<>();
+    algos.add("sha-256");
+    for (Checksum c : spec.checksums()) {
+      if (!algos.contains(c.algorithm())) {
+        algos.add(c.algorithm());
       }
     }
+    return algos;
   }
 
   /**
-   * Keeps of a resumed download only the whole pieces that match their digests again: bytes of
-   * pieces that were never checked, or no longer match, are fetched anew.
+   * Stops whatever still runs (slower duplicates, stalled reads) without penalising anyone. Workers
+   * still waiting for a response can write nothing more (every block is settled); they get a moment
+   * to wind down, then the download goes on: closing the sources aborts them. A complete download
+   * does not wait: every byte is written (a block counts as written only after its write returned),
+   * a worker still running writes nothing more, and its request is ended here as the worker would
+   * end it, so the report and the journal have every request.
    */
-  private RangeSet recheck(PartFile part, RangeSet resumed, long size) throws IOException {
-    RangeSet kept = new RangeSet();
-    PieceHashes p = b.pieces;
-    for (int i = 0; i < p.hex().size(); i++) {
-      long ps = i * p.length();
-      long pe = Math.min(size, ps + p.length());
-      if (resumed.contains(ps, pe)) {
-        if (part.digest(p.algorithm(), ps, pe).equals(p.hex().get(i))) {
-          kept.add(ps, pe);
-        } else {
-          LOG.warn(
-              "[{}] resumed piece {} (bytes {}-{}) does not match, fetching it again",
-              id,
-              i,
-              ps,
-              pe);
-        }
-      }
+  private void windDown(BlockScheduler s, Fetcher fetcher, List<Thread> workers) {
+    fetcher.stopAll(FINISHED);
+    boolean complete = s.complete();
+    if (complete) {
+      s.releaseAll(FINISHED);
     }
-    return kept;
-  }
-
-  private int drainJournal(
-      BlockScheduler s, Journal journal, List<URI> uris, long size, Instant start, int from) {
-    List<BlockEvent> ev = s.events();
-    if (journal != null && ev.size() > from) {
+    long joinDeadline = ticker.read() + (complete ? 0 : TimeUnit.SECONDS.toNanos(2));
+    for (Thread t : workers) {
+      long left = joinDeadline - ticker.read();
+      if (left <= 0) {
+        break;
+      }
       try {
-        journal.append(ev.subList(from, ev.size()), uris, size, start);
-      } catch (IOException e) {
-        LOG.warn("[{}] cannot append to the journal {}: {}", id, b.journal, e.toString());
-      }
-    }
-    return ev.size();
-  }
-
-  private void work(BlockScheduler s, Flow f, RangeSource src, PartFile part) {
-    ByteBuffer buf = ByteBuffer.allocate(BUFFER);
-    while (true) {
-      Lease l;
-      try {
-        l = s.await(f);
-      } catch (InterruptedException e) {
-        return;
-      }
-      if (l == null) {
-        return;
-      }
-      fetch(s, l, src, part, buf);
-    }
-  }
-
-  /** Thrown by the writer so that local disk failures are told apart from replica failures. */
-  private static final class LocalWriteException extends IOException {
-    LocalWriteException(IOException cause) {
-      super("cannot write the output: " + cause.getMessage(), cause);
-    }
-  }
-
-  private void fetch(BlockScheduler s, Lease l, RangeSource src, PartFile part, ByteBuffer buf) {
-    ReadableByteChannel ch = null;
-    try {
-      long end = l.requestEnd();
-      ch = src.open(l.from, end - l.from);
-      open.put(l, ch);
-      while (true) {
-        if (l.cancelReason != null) {
-          s.release(l);
-          return;
-        }
-        buf.clear();
-        int n = ch.read(buf);
-        if (n < 0) {
-          s.release(l);
-          return;
-        }
-        if (n == 0) {
-          continue;
-        }
-        BlockScheduler.Step st =
-            s.deliver(
-                l,
-                n,
-                (pos, off, len) -> {
-                  ByteBuffer d = buf.duplicate();
-                  d.position(off).limit(off + len);
-                  try {
-                    part.write(d, pos);
-                  } catch (IOException e) {
-                    throw new LocalWriteException(e);
-                  }
-                });
-        if (st == BlockScheduler.Step.DONE) {
-          return;
-        }
-        if (st == BlockScheduler.Step.STOP) {
-          s.release(l);
-          return;
-        }
-      }
-    } catch (SourceException e) {
-      failed(s, l, e);
-    } catch (LocalWriteException e) {
-      s.fail(l, e);
-    } catch (IOException e) {
-      failed(
-          s,
-          l,
-          new SourceException.ConnectionException(
-              src.uri(), "read failed: " + HttpRangeSource.describe(e), e));
-    } catch (RuntimeException e) {
-      LOG.error("[{}] bug while fetching from {}", id, src.uri(), e);
-      s.fail(l, e);
-    } finally {
-      if (ch != null) {
-        open.remove(l);
-        closeQuietly(ch);
-      }
-    }
-  }
-
-  private void failed(BlockScheduler s, Lease l, SourceException e) {
-    if (l.cancelReason != null) {
-      s.release(l);
-      return;
-    }
-    LOG.warn("[{}] {}", id, OneLine.of(e));
-    s.fail(l, e);
-  }
-
-  private static void closeQuietly(ReadableByteChannel ch) {
-    try {
-      ch.close();
-    } catch (IOException | RuntimeException e) {
-      // aborting anyway
-    }
-  }
-
-  private void probeAll(List<RangeSource> sources, Validators[] probed, String[] errors) {
-    List<Thread> ts = new ArrayList<>();
-    for (int i = 0; i < sources.size(); i++) {
-      int k = i;
-      Thread t =
-          new Thread(
-              () -> {
-                try {
-                  probed[k] = sources.get(k).probe();
-                } catch (IOException | RuntimeException e) {
-                  String m = OneLine.of(e);
-                  errors[k] =
-                      m.startsWith(sources.get(k).uri().toString())
-                          ? m
-                          : sources.get(k).uri() + ": " + m;
-                }
-              },
-              "braid-" + id + "-probe" + i);
-      t.setDaemon(true);
-      ts.add(t);
-      t.start();
-    }
-    for (Thread t : ts) {
-      try {
-        t.join();
-      } catch (InterruptedException e) {
+        t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+      } catch (InterruptedException ie) {
         Thread.currentThread().interrupt();
-        return;
+        break;
       }
     }
   }
 
-  /** The size most replicas report; on a tie, the one reported by the earliest replica. */
-  static long majoritySize(Validators[] probed) {
-    Map<Long, Integer> count = new HashMap<>();
-    for (Validators v : probed) {
-      if (v != null) {
-        count.merge(v.size(), 1, Integer::sum);
-      }
+  private void requireComplete(BlockScheduler s, PartFile part) throws DownloadException {
+    Exception failure = s.failure();
+    if (!s.complete()) {
+      String why = failure == null ? "download incomplete" : OneLine.of(failure);
+      throw new DownloadException(
+          why
+              + " ("
+              + s.committedBytes()
+              + " of "
+              + s.size()
+              + " bytes kept in "
+              + part.part
+              + "; run again to resume)",
+          failure);
     }
-    long best = -1;
-    int bestCount = 0;
-    for (Validators v : probed) {
-      if (v != null && count.get(v.size()) > bestCount) {
-        best = v.size();
-        bestCount = count.get(v.size());
-      }
-    }
-    return best;
   }
 
-  private DownloadReport report(
+  /** Hashes what is left, checks the checksums, renames the file and reports. */
+  private DownloadReport finish(
       BlockScheduler s,
-      List<URI> uris,
-      long size,
+      PartFile part,
+      PartFile.RunningDigests hasher,
       long resumed,
       Instant start,
-      double seconds,
-      Map<String, String> digests) {
-    List<BlockEvent> events = s.events();
-    List<ReplicaReport> reps = new ArrayList<>();
-    for (Replica r : s.replicas()) {
-      long bytes = 0;
-      long received = 0;
-      int blocks = 0;
-      int failures = 0;
-      List<long[]> intervals = new ArrayList<>();
-      for (BlockEvent e : events) {
-        if (e.replica() != r.index) {
-          continue;
-        }
-        bytes += e.written();
-        received += e.endOffset() - e.offset();
-        if (e.written() > 0) {
-          blocks++;
-        }
-        if (e.result().startsWith("error")) {
-          failures++;
-        }
-        intervals.add(new long[] {e.startNanos(), e.endNanos()});
-      }
-      double busy = union(intervals) / 1e9;
-      reps.add(
-          new ReplicaReport(
-              r.uri,
-              bytes,
-              received,
-              blocks,
-              busy > 0 ? received / busy : 0,
-              Math.max(0, seconds - busy),
-              failures,
-              r.dropped ? r.dropReason : null));
-    }
-    return new DownloadReport(
+      long endNanos,
+      long joinedNanos)
+      throws IOException {
+    long size = s.size();
+    double seconds = Math.max(1e-9, (endNanos - s.startNanos()) / 1e9);
+    long tail = size - hasher.hashed();
+    long hashFrom = ticker.read();
+    hasher.advance(size);
+    Map<String, String> digests = hasher.finish();
+    long hashedNanos = ticker.read();
+    checkChecksums(digests, part);
+    part.commit();
+    LOG.info("[{}] {} complete: {} bytes in {} s", id, spec.output(), size, seconds);
+    LOG.debug(
+        "[{}] after the last byte: workers stopped in {} ms, pieces and journal {} ms, last {}"
+            + " bytes hashed in {} ms, flushed and renamed in {} ms",
         id,
-        b.output,
-        b.scheme.name(),
-        size,
-        resumed,
-        start,
-        seconds,
-        (size - resumed) / seconds,
-        digests,
-        reps,
-        events);
+        (joinedNanos - endNanos) / 1_000_000,
+        (hashFrom - joinedNanos) / 1_000_000,
+        tail,
+        (hashedNanos - hashFrom) / 1_000_000,
+        (ticker.read() - hashedNanos) / 1_000_000);
+    return ReportBuilder.build(id, spec, s, resumed, start, seconds, digests);
   }
 
-  static long union(List<long[]> intervals) {
-    intervals.sort((x, y) -> Long.compare(x[0], y[0]));
-    long total = 0;
-    long curS = Long.MIN_VALUE;
-    long curE = Long.MIN_VALUE;
-    for (long[] iv : intervals) {
-      if (iv[0] > curE) {
-        if (curE > curS) {
-          total += curE - curS;
-        }
-        curS = iv[0];
-        curE = iv[1];
-      } else {
-        curE = Math.max(curE, iv[1]);
+  private void checkChecksums(Map<String, String> digests, PartFile part) throws IOException {
+    for (Checksum c : spec.checksums()) {
+      String got = digests.get(c.algorithm());
+      if (!got.equals(c.hex())) {
+        part.discard();
+        throw new DownloadException(
+            c.algorithm()
+                + " checksum mismatch: expected "
+                + c.hex()
+                + ", got "
+                + got
+                + "; a replica served corrupt data, "
+                + part.part
+                + " deleted");
       }
     }
-    if (curE > curS) {
-      total += curE - curS;
-    }
-    return total;
   }
 }

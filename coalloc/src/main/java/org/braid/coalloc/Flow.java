@@ -1,5 +1,7 @@
 package org.braid.coalloc;
 
+import java.util.ArrayDeque;
+
 /**
  * One connection to one replica: the unit the schemes balance (the paper's "flow"). Rates are
  * exponentially weighted moving averages of delivered bytes per second; guarded by the scheduler's
@@ -12,7 +14,7 @@ final class Flow {
   final int id;
   final Replica replica;
   final int connection;
-  final java.util.ArrayDeque<long[]> reserved = new java.util.ArrayDeque<>();
+  final ArrayDeque<ByteRange> reserved = new ArrayDeque<>();
 
   /** Current rate estimate in bytes per second; the prediction until measured. */
   double rate;
@@ -78,6 +80,20 @@ final class Flow {
     return measured || rate > 0 || (current != null && current.received > 0);
   }
 
+  /**
+   * A chunk of {@code bytes} of its current request arrived at {@code now}: the first one measures
+   * the request latency, keeping the smallest seen (the first request also pays for opening the
+   * connection).
+   */
+  void received(Lease l, long bytes, long now) {
+    if (l.firstByteNanos < 0) {
+      l.firstByteNanos = now;
+      long lat = now - l.startNanos;
+      latencyNanos = latencyNanos < 0 ? lat : Math.min(latencyNanos, lat);
+    }
+    sample(bytes, now);
+  }
+
   /** A chunk of {@code bytes} arrived at {@code now}. */
   void sample(long bytes, long now) {
     if (windowStart < 0) {
@@ -114,6 +130,16 @@ final class Flow {
       rate = l.received * 1e9 / (now - l.startNanos);
       measured = true;
     }
+  }
+
+  /** Adds an ended request's bytes and time to the flow's counters. */
+  void account(Lease l, long now) {
+    bytesWritten += l.written;
+    bytesReceived += l.received;
+    if (l.written > 0) {
+      blocks++;
+    }
+    busyNanos += now - l.startNanos;
   }
 
   String label() {

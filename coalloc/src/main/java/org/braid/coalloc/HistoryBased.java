@@ -3,7 +3,7 @@ package org.braid.coalloc;
 /** Paper 003, 4.3.2: s_i = B_i / A * S. */
 final class HistoryBased extends BlockPolicy {
   @Override
-  void plan(BlockScheduler s) {
+  void plan(PolicyView s) {
     double[] w = new double[s.flows().size()];
     for (int i = 0; i < w.length; i++) {
       Flow f = s.flows().get(i);
@@ -18,7 +18,7 @@ final class HistoryBased extends BlockPolicy {
   }
 
   @Override
-  long blockSize(Flow f, BlockScheduler s, long now) {
+  long blockSize(Flow f, PolicyView s, long now) {
     return Long.MAX_VALUE;
   }
 }

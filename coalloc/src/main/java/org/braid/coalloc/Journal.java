@@ -36,6 +36,11 @@ final class Journal {
     this.peer = hostname();
   }
 
+  /** The journal file. */
+  Path path() {
+    return path;
+  }
+
   /**
    * The default journal: {@code $BRAID_JOURNAL}, else {@code
    * ${XDG_DATA_HOME:-~/.local/share}/braid/journal.jsonl}.

@@ -22,6 +22,18 @@ final class Lease {
     this.startNanos = startNanos;
   }
 
+  /**
+   * Starts the flow's request for the block from {@code from}: the lease joins the block's and
+   * becomes the flow's current one.
+   */
+  static Lease start(Block block, Flow flow, long from, boolean duplicate, long now) {
+    Lease l = new Lease(block, flow, from, duplicate, now);
+    block.leases.add(l);
+    flow.current = l;
+    flow.lastProgressNanos = now;
+    return l;
+  }
+
   /** The end the request asks for when it starts (the block may shrink later). */
   long requestEnd() {
     synchronized (block) {

@@ -107,8 +107,8 @@ final class PartFile implements Closeable {
                 + dash(e.getValue().lastModified())
                 + "\n");
       }
-      for (long[] r : committed.list()) {
-        w.write("done\t" + r[0] + "\t" + r[1] + "\n");
+      for (ByteRange r : committed.list()) {
+        w.write("done\t" + r.start() + "\t" + r.end() + "\n");
       }
     }
     try {

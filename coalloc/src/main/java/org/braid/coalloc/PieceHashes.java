@@ -56,6 +56,12 @@ public record PieceHashes(String algorithm, long length, List<String> hex) {
     return size == 0 ? 0 : (size - 1) / length + 1;
   }
 
+  /** The byte range of piece {@code i} of a file of {@code size} bytes. */
+  ByteRange range(int i, long size) {
+    long s = i * length;
+    return new ByteRange(s, Math.min(size, s + length));
+  }
+
   /**
    * Checks that there is one digest per piece of a file of the given size.
    *

@@ -39,27 +39,27 @@ final class RangeSet {
 
   /** Removes [start, end), which may cover parts of several ranges. */
   void remove(long start, long end) {
-    for (long[] r : list()) {
-      long s = Math.max(r[0], start);
-      long e = Math.min(r[1], end);
+    for (ByteRange r : list()) {
+      long s = Math.max(r.start(), start);
+      long e = Math.min(r.end(), end);
       if (s >= e) {
         continue;
       }
-      ranges.remove(r[0]);
-      total -= r[1] - r[0];
-      if (r[0] < s) {
-        ranges.put(r[0], s);
-        total += s - r[0];
+      ranges.remove(r.start());
+      total -= r.length();
+      if (r.start() < s) {
+        ranges.put(r.start(), s);
+        total += s - r.start();
       }
-      if (e < r[1]) {
-        ranges.put(e, r[1]);
-        total += r[1] - e;
+      if (e < r.end()) {
+        ranges.put(e, r.end());
+        total += r.end() - e;
       }
     }
   }
 
   /** Takes up to {@code max} bytes from the start of the first range; null when empty. */
-  long[] takeFirst(long max) {
+  ByteRange takeFirst(long max) {
     Map.Entry<Long, Long> first = ranges.firstEntry();
     if (first == null) {
       return null;
@@ -67,7 +67,7 @@ final class RangeSet {
     long s = first.getKey();
     long e = first.getValue() - s <= Math.max(1, max) ? first.getValue() : s + Math.max(1, max);
     remove(s, e);
-    return new long[] {s, e};
+    return new ByteRange(s, e);
   }
 
   /** Start of the first range; -1 when empty. */
@@ -95,10 +95,10 @@ final class RangeSet {
     return ranges.isEmpty();
   }
 
-  List<long[]> list() {
-    List<long[]> out = new ArrayList<>(ranges.size());
+  List<ByteRange> list() {
+    List<ByteRange> out = new ArrayList<>(ranges.size());
     for (Map.Entry<Long, Long> e : ranges.entrySet()) {
-      out.add(new long[] {e.getKey(), e.getValue()});
+      out.add(new ByteRange(e.getKey(), e.getValue()));
     }
     return out;
   }

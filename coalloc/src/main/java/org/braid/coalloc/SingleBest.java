@@ -4,7 +4,7 @@ import java.util.List;
 
 /** The whole file from the best replica (highest prediction, else the first listed). */
 final class SingleBest extends BlockPolicy {
-  private Replica best(BlockScheduler s) {
+  private Replica best(PolicyView s) {
     Replica best = null;
     for (Replica r : s.replicas()) {
       if (!r.dropped && (best == null || r.predictedRate > best.predictedRate)) {
@@ -15,7 +15,7 @@ final class SingleBest extends BlockPolicy {
   }
 
   @Override
-  void plan(BlockScheduler s) {
+  void plan(PolicyView s) {
     Replica b = best(s);
     List<Flow> mine = s.flows().stream().filter(f -> f.replica == b).toList();
     double[] w = new double[mine.size()];
@@ -24,12 +24,12 @@ final class SingleBest extends BlockPolicy {
   }
 
   @Override
-  boolean mayUse(Flow f, BlockScheduler s, long now) {
+  boolean mayUse(Flow f, PolicyView s, long now) {
     return f.replica == best(s);
   }
 
   @Override
-  long blockSize(Flow f, BlockScheduler s, long now) {
+  long blockSize(Flow f, PolicyView s, long now) {
     return Long.MAX_VALUE;
   }
 }

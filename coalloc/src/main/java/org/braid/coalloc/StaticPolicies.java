@@ -22,7 +22,7 @@ final class StaticPolicies {
     return out;
   }
 
-  static void reserveByWeight(BlockScheduler s, List<Flow> flows, double[] weights) {
+  static void reserveByWeight(PolicyView s, List<Flow> flows, double[] weights) {
     long[] sh = shares(s.freeBytes(), weights);
     for (int i = 0; i < flows.size(); i++) {
       s.reserve(flows.get(i), sh[i]);

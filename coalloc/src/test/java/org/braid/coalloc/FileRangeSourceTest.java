@@ -4,7 +4,7 @@ import java.nio.file.Path;
 
 class FileRangeSourceTest extends RangeSourceContractTest {
   @Override
-  RangeSource create(Path f) {
+  protected RangeSource create(Path f) {
     return new FileRangeSource(f.toUri());
   }
 }

@@ -7,13 +7,13 @@ class HttpRangeSourceTest extends RangeSourceContractTest {
   Mirror mirror;
 
   @Override
-  RangeSource create(Path f) throws Exception {
+  protected RangeSource create(Path f) throws Exception {
     mirror = Mirror.builder(f).start();
     return new HttpRangeSource(mirror.uri(), SourceOptions.DEFAULT);
   }
 
   @Override
-  void cleanup() {
+  protected void cleanup() {
     mirror.close();
   }
 }

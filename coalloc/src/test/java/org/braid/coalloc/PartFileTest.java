@@ -41,12 +41,7 @@ class PartFileTest {
       p.checkpoint(c);
     }
     try (PartFile p = PartFile.open(out, 10, v, true)) {
-      List<long[]> r = p.resumed().list();
-      assertEquals(2, r.size());
-      assertEquals(2, r.get(0)[0]);
-      assertEquals(5, r.get(0)[1]);
-      assertEquals(7, r.get(1)[0]);
-      assertEquals(9, r.get(1)[1]);
+      assertEquals(List.of(new ByteRange(2, 5), new ByteRange(7, 9)), p.resumed().list());
       p.commit();
     }
     byte[] data = Files.readAllBytes(out);
@@ -107,8 +102,6 @@ class PartFileTest {
     assertEquals(10, s.total());
     assertTrue(s.contains(0, 5));
     assertFalse(s.contains(4, 6));
-    long[] t = s.takeFirst(Long.MAX_VALUE);
-    assertEquals(0, t[0]);
-    assertEquals(5, t[1]);
+    assertEquals(new ByteRange(0, 5), s.takeFirst(Long.MAX_VALUE));
   }
 }

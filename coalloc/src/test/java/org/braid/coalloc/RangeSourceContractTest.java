@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Files;
@@ -14,33 +15,47 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** One contract, run against every {@link RangeSource} that needs no external server. */
-abstract class RangeSourceContractTest {
-  static final int SIZE = 300_000;
-  @TempDir Path dir;
-  Path file;
-  byte[] data;
-  RangeSource source;
+/**
+ * The contract every {@link RangeSource} keeps (as JGraphT's {@code MaximumFlowAlgorithmTest}): a
+ * subclass per implementation says how to serve a file with it. The sources that need no external
+ * server are tested in this module; {@code GridFtpRangeSource} in the system tests against a real
+ * globus-gridftp-server (this class is published in braid-coalloc's test jar for that).
+ */
+public abstract class RangeSourceContractTest {
+  /** Size of the served file in bytes. */
+  protected static final int SIZE = 300_000;
 
-  abstract RangeSource create(Path file) throws Exception;
+  /** A fresh directory per test; the served file is in it. */
+  @TempDir protected Path dir;
 
-  void cleanup() throws Exception {}
+  private byte[] data;
+  private RangeSource source;
+
+  /**
+   * A source for the file, served by the implementation under test.
+   *
+   * @param file a file of {@link #SIZE} pseudo-random bytes
+   */
+  protected abstract RangeSource create(Path file) throws Exception;
+
+  /** Stops whatever {@link #create} started; called after the source is closed. */
+  protected void cleanup() throws Exception {}
 
   @BeforeEach
-  void setUp() throws Exception {
-    file = TestFiles.random(dir, "f.bin", SIZE, 11);
+  public void setUp() throws Exception {
+    Path file = TestFiles.random(dir, "f.bin", SIZE, 11);
     data = Files.readAllBytes(file);
     source = create(file);
   }
 
   @AfterEach
-  void tearDown() throws Exception {
+  public void tearDown() throws Exception {
     source.close();
     cleanup();
   }
 
   static byte[] readAll(ReadableByteChannel ch) throws Exception {
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteBuffer b = ByteBuffer.allocate(7000);
     while (ch.read(b.clear()) >= 0) {
       out.write(b.array(), 0, b.position());
@@ -49,12 +64,12 @@ abstract class RangeSourceContractTest {
   }
 
   @Test
-  void probe_reportsSize() throws Exception {
+  public void probe_reportsSize() throws Exception {
     assertEquals(SIZE, source.probe().size());
   }
 
   @Test
-  void open_deliversExactlyTheRange() throws Exception {
+  public void open_deliversExactlyTheRange() throws Exception {
     source.probe();
     for (long[] r : new long[][] {{0, SIZE}, {0, 1}, {SIZE - 1, 1}, {12345, 100_000}}) {
       try (ReadableByteChannel ch = source.open(r[0], r[1])) {
@@ -64,7 +79,7 @@ abstract class RangeSourceContractTest {
   }
 
   @Test
-  void open_emptyRange_deliversNothing() throws Exception {
+  public void open_emptyRange_deliversNothing() throws Exception {
     source.probe();
     try (ReadableByteChannel ch = source.open(100, 0)) {
       assertEquals(0, readAll(ch).length);
@@ -72,20 +87,20 @@ abstract class RangeSourceContractTest {
   }
 
   @Test
-  void open_negative_throwsIllegalArgument() {
+  public void open_negative_throwsIllegalArgument() {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> source.open(-1, 5));
     assertEquals("range must not be negative: -1+5", e.getMessage());
   }
 
   @Test
-  void open_pastEnd_throwsSourceException() throws Exception {
+  public void open_pastEnd_throwsSourceException() throws Exception {
     source.probe();
     assertThrows(SourceException.class, () -> readAll(source.open(SIZE - 10, 20)));
   }
 
   @Test
-  void close_beforeEnd_thenNextRangeStillWorks() throws Exception {
+  public void close_beforeEnd_thenNextRangeStillWorks() throws Exception {
     source.probe();
     try (ReadableByteChannel ch = source.open(0, SIZE)) {
       ch.read(ByteBuffer.allocate(1000));

@@ -28,14 +28,15 @@ class ReleaseAllTest {
             1,
             ((BlockPolicy.Spec) Scheme.adaptive()).create(),
             () -> clock[0],
+            null,
             null);
     Flow f0 = s.flows().get(0);
     Lease l = s.tryAssign(f0);
     assertNotNull(l);
     clock[0] += 1_000_000;
     long[] writes = {0};
-    BlockScheduler.ChunkWriter w = (pos, off, len) -> writes[0] += len;
-    assertEquals(BlockScheduler.Step.CONTINUE, s.deliver(l, 1000, w));
+    Leases.ChunkWriter w = (pos, off, len) -> writes[0] += len;
+    assertEquals(Leases.Step.CONTINUE, s.deliver(l, 1000, w));
 
     s.releaseAll("cancelled: download finished");
     assertNull(f0.current);
@@ -45,12 +46,12 @@ class ReleaseAllTest {
     assertEquals("cancelled: download finished", events.get(0).result());
 
     // the worker's chunk in flight: not written, counted once, and the request stays ended
-    assertEquals(BlockScheduler.Step.STOP, s.deliver(l, 500, w));
+    assertEquals(Leases.Step.STOP, s.deliver(l, 500, w));
     s.release(l);
     assertEquals(1000, writes[0]);
     assertEquals(1, s.events().size());
-    long[] c0 = s.flowCounters().get(0);
-    assertEquals(1000, c0[1], "bytes written");
-    assertEquals(1000, c0[2], "bytes received");
+    FlowCounters c0 = s.flowCounters().get(0);
+    assertEquals(1000, c0.bytesWritten(), "bytes written");
+    assertEquals(1000, c0.bytesReceived(), "bytes received");
   }
 }

@@ -51,11 +51,11 @@ class RunningDigestsTest {
     }
   }
 
-  private static BlockScheduler scheduler(long size, RangeSet kept) {
+  private static BlockScheduler scheduler(long size, RangeSet kept, PieceHashes pieces) {
     List<Replica> replicas = new ArrayList<>();
     replicas.add(new Replica(0, URI.create("http://m0/f"), 0));
     return new BlockScheduler(
-        size, replicas, 1, ((BlockPolicy.Spec) Scheme.adaptive()).create(), () -> 0L, kept);
+        size, replicas, 1, ((BlockPolicy.Spec) Scheme.adaptive()).create(), () -> 0L, kept, pieces);
   }
 
   @Test
@@ -63,20 +63,20 @@ class RunningDigestsTest {
     RangeSet kept = new RangeSet();
     kept.add(0, 100);
     kept.add(200, 300);
-    assertEquals(100, scheduler(1000, kept).stablePrefix());
+    assertEquals(100, scheduler(1000, kept, null).stablePrefix());
 
     RangeSet gapAtStart = new RangeSet();
     gapAtStart.add(1, 500);
-    assertEquals(0, scheduler(1000, gapAtStart).stablePrefix());
+    assertEquals(0, scheduler(1000, gapAtStart, null).stablePrefix());
   }
 
   @Test
   void stablePrefix_withPieces_stopsAtTheFirstUnverifiedPiece() {
     RangeSet kept = new RangeSet();
     kept.add(0, 100); // piece 0 (0-64) whole, piece 1 (64-128) only partly
-    BlockScheduler s = scheduler(256, kept);
     String zero = String.join("", Collections.nCopies(64, "0"));
-    s.usePieces(new PieceHashes("sha-256", 64, List.of(zero, zero, zero, zero)));
+    BlockScheduler s =
+        scheduler(256, kept, new PieceHashes("sha-256", 64, List.of(zero, zero, zero, zero)));
     assertEquals(64, s.stablePrefix());
     s.pieceVerified(1); // pieces 0 and 1 verified: now the committed bytes are the limit
     assertEquals(100, s.stablePrefix());

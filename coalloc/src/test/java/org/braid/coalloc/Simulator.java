@@ -82,7 +82,13 @@ final class Simulator {
     byte[] writes = track ? new byte[(int) size] : null;
     BlockScheduler s =
         new BlockScheduler(
-            size, replicas, connections, ((BlockPolicy.Spec) scheme).create(), clock::get, null);
+            size,
+            replicas,
+            connections,
+            ((BlockPolicy.Spec) scheme).create(),
+            clock::get,
+            null,
+            null);
     Map<Flow, Open> open = new HashMap<>();
     long start = clock.get();
     long limit = start + (long) (limitSeconds * 1e9);
@@ -135,7 +141,7 @@ final class Simulator {
             }
             mir.sent += n;
             long from = o.pos;
-            BlockScheduler.Step st =
+            Leases.Step st =
                 s.deliver(
                     o.lease,
                     n,
@@ -150,9 +156,9 @@ final class Simulator {
                       }
                     });
             o.pos += n;
-            if (st == BlockScheduler.Step.DONE) {
+            if (st == Leases.Step.DONE) {
               open.remove(f);
-            } else if (st == BlockScheduler.Step.STOP || o.pos >= o.end) {
+            } else if (st == Leases.Step.STOP || o.pos >= o.end) {
               open.remove(f);
               s.release(o.lease);
             }

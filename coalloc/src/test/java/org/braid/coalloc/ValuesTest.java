@@ -98,8 +98,9 @@ class ValuesTest {
         Download.builder()
             .sources(List.of(a, b, c))
             .maxSources(2)
-            .predictedRates(List.of(new PredictedRate(c, 9e6), new PredictedRate(a, 1e6)));
-    assertEquals(List.of(c, a), d.ordered());
+            .predictedRates(List.of(new PredictedRate(c, 9e6), new PredictedRate(a, 1e6)))
+            .output(Path.of("x"));
+    assertEquals(List.of(c, a), d.build().spec().sources());
   }
 
   @Test

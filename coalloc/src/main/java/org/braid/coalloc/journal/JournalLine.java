@@ -202,6 +202,40 @@ public record JournalLine(
    *     offending detail
    */
   public static JournalLine parse(String line) throws MalformedException {
+    Object[] v = fields(line);
+    if (!Long.valueOf(VERSION).equals(v[0])) {
+      throw new MalformedException("unsupported version", String.valueOf(v[0]));
+    }
+    long streams = number(v, 11);
+    if (streams > 65_535) {
+      throw new MalformedException("bad number streams", String.valueOf(streams));
+    }
+    try {
+      return new JournalLine(
+          text(v, 1),
+          text(v, 2),
+          text(v, 3),
+          text(v, 4),
+          text(v, 5),
+          number(v, 6),
+          number(v, 7),
+          number(v, 8),
+          time(v, 9),
+          time(v, 10),
+          (int) streams,
+          text(v, 12),
+          text(v, 13));
+    } catch (IllegalArgumentException e) {
+      String m = e.getMessage();
+      int colon = m.indexOf(": ");
+      throw colon < 0
+          ? new MalformedException(m, "")
+          : new MalformedException(m.substring(0, colon), m.substring(colon + 2));
+    }
+  }
+
+  /** The line's values in {@link #KEYS} order, each a Long or a String; all keys present. */
+  private static Object[] fields(String line) throws MalformedException {
     Object[] v = new Object[KEYS.size()];
     try (JsonParser p = JSON.createParser(line)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
@@ -240,35 +274,7 @@ public record JournalLine(
         throw new MalformedException("missing key " + KEYS.get(k), "");
       }
     }
-    if (!Long.valueOf(VERSION).equals(v[0])) {
-      throw new MalformedException("unsupported version", String.valueOf(v[0]));
-    }
-    long streams = number(v, 11);
-    if (streams > 65_535) {
-      throw new MalformedException("bad number streams", String.valueOf(streams));
-    }
-    try {
-      return new JournalLine(
-          text(v, 1),
-          text(v, 2),
-          text(v, 3),
-          text(v, 4),
-          text(v, 5),
-          number(v, 6),
-          number(v, 7),
-          number(v, 8),
-          time(v, 9),
-          time(v, 10),
-          (int) streams,
-          text(v, 12),
-          text(v, 13));
-    } catch (IllegalArgumentException e) {
-      String m = e.getMessage();
-      int colon = m.indexOf(": ");
-      throw colon < 0
-          ? new MalformedException(m, "")
-          : new MalformedException(m.substring(0, colon), m.substring(colon + 2));
-    }
+    return v;
   }
 
   private static long number(Object[] v, int k) throws MalformedException {

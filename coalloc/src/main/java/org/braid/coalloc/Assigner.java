@@ -1,0 +1,74 @@
+package org.braid.coalloc;
+
+/**
+ * Decides what an idle flow fetches next: its reserved share (static schemes), else a block from
+ * the front of the free pool sized by the {@link BlockPolicy}, else (once the pool is empty, for
+ * schemes that steal) part of a running block, see {@link EndGame}. A replica that served the front
+ * of the pool badly leaves it to another that may fetch. Not thread-safe: called with the
+ * scheduler's lock held.
+ */
+final class Assigner {
+  private final BlockPolicy policy;
+  private final PolicyView view;
+  private final RangePool pool;
+  private final Flows flows;
+  private final ReplicaHealth health;
+  private final EndGame endGame;
+
+  Assigner(BlockPolicy policy, PolicyView view, RangePool pool, Flows flows, ReplicaHealth health) {
+    this.policy = policy;
+    this.view = view;
+    this.pool = pool;
+    this.flows = flows;
+    this.health = health;
+    this.endGame = new EndGame(pool, policy);
+  }
+
+  /** The next request for the idle flow, started at {@code now}; null if none now. */
+  Lease assign(Flow f, long now) {
+    if (!policy.mayUse(f, view, now)) {
+      return null;
+    }
+    ByteRange r = f.reserved.poll();
+    if (r != null) {
+      return newLease(f, r.start(), r.end(), now);
+    }
+    endGame.cutBack(view, now);
+    if (pool.hasFree() && !avoidFree(f.replica, now)) {
+      long want = policy.blockSize(f, view, now);
+      if (want <= 0) {
+        return null;
+      }
+      if (pool.firstFreeLength() - want < policy.absorbBelow(f)) {
+        want = pool.firstFreeLength(); // leave no sliver that would cost a request of its own
+      }
+      ByteRange t = pool.take(want);
+      return newLease(f, t.start(), t.end(), now);
+    }
+    return policy.steals() && !pool.hasFree() ? endGame.steal(f, view, now) : null;
+  }
+
+  /** Whether the free pool starts in a range this replica served badly while another could. */
+  private boolean avoidFree(Replica me, long now) {
+    long s = pool.firstFreeStart();
+    if (s < 0 || !health.servedBadly(me, s)) {
+      return false;
+    }
+    for (Flow g : flows.all()) {
+      Replica r = g.replica;
+      if (r != me && !r.dropped && !health.servedBadly(r, s) && policy.mayUse(g, view, now)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private Lease newLease(Flow f, long start, long end, long now) {
+    return Lease.start(pool.open(start, end), f, start, /* duplicate= */ false, now);
+  }
+
+  /** How many running blocks were cut back because their flow slowed down. */
+  int cuts() {
+    return endGame.cuts();
+  }
+}

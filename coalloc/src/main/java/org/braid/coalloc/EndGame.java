@@ -1,0 +1,172 @@
+package org.braid.coalloc;
+
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What idle flows do about running blocks: cut back a block whose flow slowed down (its policy says
+ * how much to keep), and once the pool is empty split or duplicate the block that would finish
+ * last. Not thread-safe: called with the scheduler's lock held.
+ */
+final class EndGame {
+  // logs under the scheduler's name, as it always did (logging configurations name it)
+  private static final Logger LOG = LoggerFactory.getLogger(BlockScheduler.class);
+
+  /** Smallest range worth a separate request (aggressive stealing, adaptive blocks). */
+  static final long MIN_STEAL = 128 * 1024;
+
+  private final RangePool pool;
+  private final BlockPolicy policy;
+
+  /** Running blocks cut back so far (see {@link #cutBack}). */
+  private int cuts;
+
+  EndGame(RangePool pool, BlockPolicy policy) {
+    this.pool = pool;
+    this.policy = policy;
+  }
+
+  /** How many running blocks were cut back because their flow slowed down. */
+  int cuts() {
+    return cuts;
+  }
+
+  /**
+   * Returns to the pool the part of each running block that its flow should no longer hold (see
+   * {@link BlockPolicy#keepOf}). The flow's request ends early at the new end; the cut-off range
+   * lies before the rest of the pool, so the idle flow asking for work takes it first.
+   */
+  void cutBack(PolicyView s, long now) {
+    for (Block b : List.copyOf(pool.active())) {
+      if (b.leases.size() != 1) {
+        continue;
+      }
+      Lease l = b.leases.get(0);
+      if (l.duplicate || l.firstByteNanos < 0) {
+        continue;
+      }
+      long rem;
+      synchronized (b) {
+        rem = b.done ? 0 : b.end - b.committed;
+      }
+      if (rem <= 0) {
+        continue;
+      }
+      long keep = policy.keepOf(l.flow, rem, s, now);
+      if (keep < 0) {
+        continue;
+      }
+      synchronized (b) {
+        long cut = b.committed + keep;
+        if (!b.done && cut < b.end) {
+          LOG.debug(
+              "{} slowed down: its block ends at {} instead of {}", l.flow.label(), cut, b.end);
+          pool.giveBack(cut, b.end);
+          b.end = cut;
+          cuts++;
+        }
+      }
+    }
+  }
+
+  /**
+   * Splits the unfinished block that would take longest, giving the idle flow the tail in
+   * proportion to the two rates; when the rest is too small to split, fetches it from this flow too
+   * and keeps whichever bytes arrive first.
+   */
+  Lease steal(Flow thief, PolicyView s, long now) {
+    Target t = slowest(thief, s, now);
+    return t == null ? null : takeOver(thief, t, s, now);
+  }
+
+  /** A running block, the seconds it would still take, and its fastest fetcher's rate. */
+  private record Target(Block block, double seconds, double rate) {}
+
+  /** The running block that would finish last and that the thief may join; null if none. */
+  private Target slowest(Flow thief, PolicyView s, long now) {
+    Block best = null;
+    double bestTime = 0;
+    double bestRate = 0;
+    for (Block b : pool.active()) {
+      // a block fetched twice already is joined only when all its fetchers went silent, and
+      // never twice from the same replica
+      boolean mine = false;
+      boolean allSilent = true;
+      for (Lease x : b.leases) {
+        mine |= x.flow.replica == thief.replica;
+        allSilent &= x.flow.fade(now) < 1;
+      }
+      if (b.leases.isEmpty() || (b.leases.size() > 1 && (mine || !allSilent))) {
+        continue;
+      }
+      Lease v = b.leases.get(0);
+      long rem;
+      synchronized (b) {
+        if (b.done) {
+          continue;
+        }
+        rem = b.end - b.committed;
+      }
+      if (rem <= 0) {
+        continue;
+      }
+      double rv = 1;
+      for (Lease x : b.leases) {
+        rv = Math.max(rv, s.rateOf(x.flow, now));
+      }
+      double tv = rem / rv;
+      if (v.firstByteNanos < 0) {
+        tv += Math.max(0, v.flow.latencyNanos) / 1e9;
+      }
+      if (tv > bestTime) {
+        best = b;
+        bestTime = tv;
+        bestRate = rv;
+      }
+    }
+    return best == null ? null : new Target(best, bestTime, bestRate);
+  }
+
+  /**
+   * Gives the thief the tail of the target block, sized so that both finish together, or when the
+   * rest is too small to split (or all its fetchers went silent) a duplicate request for it.
+   */
+  private Lease takeOver(Flow thief, Target target, PolicyView s, long now) {
+    Block best = target.block();
+    double bestTime = target.seconds();
+    double bestRate = target.rate();
+    double rt = s.rateOf(thief, now);
+    if (rt <= 0) {
+      rt = bestRate;
+    }
+    double lt = Math.max(0, thief.latencyNanos) / 1e9;
+    long minSteal = Math.max(MIN_STEAL, (long) (rt * lt * 2));
+    boolean silent = true;
+    boolean otherReplica = true;
+    for (Lease x : best.leases) {
+      silent &= x.flow.fade(now) < 1;
+      otherReplica &= x.flow.replica != thief.replica;
+    }
+    synchronized (best) {
+      long rem = best.end - best.committed;
+      // both finish together: (rem - x) / rv = lt + x / rt
+      long x = (long) (rt * (rem - lt * bestRate) / (rt + bestRate));
+      if (best.leases.size() == 1 && x >= minSteal && x / rt + lt < bestTime) {
+        long split = Math.max(best.end - x, best.committed);
+        long oldEnd = best.end;
+        if (split >= oldEnd) {
+          return null;
+        }
+        best.end = split;
+        Lease t = Lease.start(pool.open(split, oldEnd), thief, split, /* duplicate= */ false, now);
+        pool.settle(best);
+        return t;
+      }
+      if (otherReplica && rem > 0 && (silent || rem / rt + lt < bestTime * 0.8)) {
+        return Lease.start(best, thief, best.committed, /* duplicate= */ true, now);
+      }
+    }
+    return null;
+  }
+}

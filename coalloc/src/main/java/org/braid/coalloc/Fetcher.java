@@ -1,0 +1,167 @@
+package org.braid.coalloc;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The fetch loop: a thread per flow takes the flow's next request from the {@link Leases}, reads it
+ * from the flow's {@link RangeSource} in {@link #BUFFER}-byte chunks and hands each chunk to the
+ * scheduler, which writes through the {@link Sink} what nobody wrote yet. A replica's failure goes
+ * to the scheduler as a {@link SourceException}; a failed write is not the replica's fault and
+ * stops the download. Works with any range source and any {@link Leases}. Thread-safe.
+ */
+final class Fetcher {
+  // logs under the download's name, as it always did (docs/download.md names it)
+  private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
+
+  /** Bytes read per chunk: one buffer of this size per flow. */
+  static final int BUFFER = 64 * 1024;
+
+  /** Where fetched bytes go. */
+  @FunctionalInterface
+  interface Sink {
+    /** Writes all remaining bytes of {@code src} at the given file position. */
+    void write(ByteBuffer src, long position) throws IOException;
+  }
+
+  private final String id;
+  private final Leases leases;
+  private final Sink sink;
+  private final Map<Lease, ReadableByteChannel> open = new ConcurrentHashMap<>();
+
+  /** A fetch loop for the download with the given log id. */
+  Fetcher(String id, Leases leases, Sink sink) {
+    this.id = id;
+    this.leases = leases;
+    this.sink = sink;
+  }
+
+  /** Starts a daemon thread that fetches for the flow from the source until no lease is left. */
+  Thread start(Flow f, RangeSource src) {
+    Thread t = new Thread(() -> work(f, src));
+    t.setName("braid-" + id + "-r" + f.replica.index + "c" + f.connection);
+    t.setDaemon(true);
+    t.start();
+    return t;
+  }
+
+  /**
+   * Cancels every request still reading, with the given reason, and closes its channel: for
+   * whatever still runs once the download is over (slower duplicates, stalled reads).
+   */
+  void stopAll(String reason) {
+    for (Map.Entry<Lease, ReadableByteChannel> e : open.entrySet()) {
+      e.getKey().cancelReason = reason;
+      closeQuietly(e.getValue());
+    }
+  }
+
+  private void work(Flow f, RangeSource src) {
+    ByteBuffer buf = ByteBuffer.allocate(BUFFER);
+    while (true) {
+      Lease l;
+      try {
+        l = leases.await(f);
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (l == null) {
+        return;
+      }
+      fetch(l, src, buf);
+    }
+  }
+
+  /** Thrown by the writer so that local disk failures are told apart from replica failures. */
+  private static final class LocalWriteException extends IOException {
+    LocalWriteException(IOException cause) {
+      super("cannot write the output: " + cause.getMessage(), cause);
+    }
+  }
+
+  private void fetch(Lease l, RangeSource src, ByteBuffer buf) {
+    ReadableByteChannel ch = null;
+    try {
+      long end = l.requestEnd();
+      ch = src.open(l.from, end - l.from);
+      open.put(l, ch);
+      read(l, ch, buf);
+    } catch (SourceException e) {
+      failed(l, e);
+    } catch (LocalWriteException e) {
+      leases.fail(l, e);
+    } catch (IOException e) {
+      failed(
+          l,
+          new SourceException.ConnectionException(
+              src.uri(), "read failed: " + HttpRangeSource.describe(e), e));
+    } catch (RuntimeException e) {
+      LOG.error("[{}] bug while fetching from {}", id, src.uri(), e);
+      leases.fail(l, e);
+    } finally {
+      if (ch != null) {
+        open.remove(l);
+        closeQuietly(ch);
+      }
+    }
+  }
+
+  /** Reads the lease's chunks until its range is done, it must stop, or the channel ends. */
+  private void read(Lease l, ReadableByteChannel ch, ByteBuffer buf) throws IOException {
+    Leases.ChunkWriter writer =
+        (pos, off, len) -> {
+          ByteBuffer d = buf.duplicate();
+          d.position(off).limit(off + len);
+          try {
+            sink.write(d, pos);
+          } catch (IOException e) {
+            throw new LocalWriteException(e);
+          }
+        };
+    while (true) {
+      if (l.cancelReason != null) {
+        leases.release(l);
+        return;
+      }
+      buf.clear();
+      int n = ch.read(buf);
+      if (n < 0) {
+        leases.release(l);
+        return;
+      }
+      if (n == 0) {
+        continue;
+      }
+      Leases.Step st = leases.deliver(l, n, writer);
+      if (st == Leases.Step.DONE) {
+        return;
+      }
+      if (st == Leases.Step.STOP) {
+        leases.release(l);
+        return;
+      }
+    }
+  }
+
+  private void failed(Lease l, SourceException e) {
+    if (l.cancelReason != null) {
+      leases.release(l);
+      return;
+    }
+    LOG.warn("[{}] {}", id, OneLine.of(e));
+    leases.fail(l, e);
+  }
+
+  private static void closeQuietly(ReadableByteChannel ch) {
+    try {
+      ch.close();
+    } catch (IOException | RuntimeException e) {
+      // aborting anyway
+    }
+  }
+}

@@ -1,0 +1,36 @@
+package org.braid.coalloc;
+
+import java.io.IOException;
+
+/**
+ * What a fetch loop asks of a scheduler: the next request for its flow, where the bytes it reads
+ * go, and how the request ended. {@link BlockScheduler} is the one for a single file; a fetch loop
+ * written against this interface ({@link Fetcher}) serves any. Implementations are thread-safe.
+ */
+interface Leases {
+  /** Writes bytes {@code [offset, offset+length)} of the chunk just read to file position. */
+  interface ChunkWriter {
+    void write(long position, int offset, int length) throws IOException;
+  }
+
+  /** What a fetcher does after a chunk. */
+  enum Step {
+    CONTINUE,
+    /** The lease's range is complete. */
+    DONE,
+    /** Another flow delivered these bytes first, or the replica was dropped: stop. */
+    STOP
+  }
+
+  /** Waits until the flow has work; null when the download is over or the flow may not work. */
+  Lease await(Flow f) throws InterruptedException;
+
+  /** Accepts {@code n} bytes read by a lease; writes the part nobody wrote yet. */
+  Step deliver(Lease l, int n, ChunkWriter w) throws IOException;
+
+  /** A lease that stopped early: lost a race, or its replica was dropped meanwhile. */
+  void release(Lease l);
+
+  /** A lease failed: its range returns to the pool and its replica backs off or is dropped. */
+  void fail(Lease l, Exception e);
+}
