@@ -35,6 +35,8 @@ public final class PrometheusServer implements AutoCloseable {
   /** The Debian package that installs prometheus and promtool. */
   public static final String DEBIAN_PACKAGE = "prometheus";
 
+  private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+
   private final ServerProcess process;
   private final int port;
   private final HttpClient http =
@@ -100,7 +102,55 @@ public final class PrometheusServer implements AutoCloseable {
             dir.resolve("prometheus.out"),
             List.of(port),
             conf);
-    return new PrometheusServer(p, port);
+    PrometheusServer prom = new PrometheusServer(p, port);
+    try {
+      prom.awaitReady(READY_TIMEOUT);
+    } catch (RuntimeException | IOException e) {
+      prom.close();
+      throw e;
+    }
+    return prom;
+  }
+
+  /**
+   * Waits until {@code /-/ready} answers 200: the web API listens before the storage is open, and
+   * answers 503 until then.
+   */
+  private void awaitReady(Duration timeout) throws IOException {
+    URI u = URI.create("http://127.0.0.1:" + port + "/-/ready");
+    long deadline = System.nanoTime() + timeout.toNanos();
+    int last = -1;
+    while (System.nanoTime() < deadline) {
+      try {
+        last =
+            http.send(
+                    HttpRequest.newBuilder(u).timeout(Duration.ofSeconds(5)).build(),
+                    HttpResponse.BodyHandlers.discarding())
+                .statusCode();
+        if (last == 200) {
+          return;
+        }
+      } catch (IOException e) {
+        last = -1; // not answering yet: try again
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted waiting for prometheus to be ready", e);
+      }
+      try {
+        Thread.sleep(100); // polling /-/ready while the storage opens
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted waiting for prometheus to be ready", e);
+      }
+    }
+    throw new IOException(
+        "prometheus on 127.0.0.1:"
+            + port
+            + " not ready after "
+            + timeout
+            + " (last status "
+            + last
+            + ")");
   }
 
   /** The port of Prometheus' web UI and API on 127.0.0.1. */
