@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The first step of a download: asks every replica at once (a thread each) for its size and
- * validators, takes the size most of them report, and marks the others dropped with the reason.
+ * validators, takes the size most of them report, then the version their published checksums agree
+ * on ({@link SourceChecksums}), and marks the others dropped with the reason.
  */
 final class Prober {
   // logs under the download's name, as it always did (docs/download.md names it)
@@ -27,8 +28,14 @@ final class Prober {
    * @param size the file size most replicas report
    * @param replicas every replica in source order, those that failed or disagree dropped
    * @param validators the validators of the usable replicas, in source order
+   * @param published the checksums the replicas publish and agree on, for algorithms the user gave
+   *     none of: the file is verified against them
    */
-  record Probed(long size, List<Replica> replicas, Map<URI, Validators> validators) {}
+  record Probed(
+      long size,
+      List<Replica> replicas,
+      Map<URI, Validators> validators,
+      List<Checksum> published) {}
 
   /** One replica's answer: its validators, or the reason it has none. */
   private record Answer(Validators validators, String error) {}
@@ -36,6 +43,7 @@ final class Prober {
   /**
    * Probes the sources, one per URL.
    *
+   * @param expected the user's checksums: a replica publishing another value is dropped
    * @throws DownloadException if no replica is usable, with every reason
    */
   static Probed probe(
@@ -43,6 +51,7 @@ final class Prober {
       List<URI> uris,
       List<RangeSource> sources,
       ToDoubleFunction<URI> rate,
+      List<Checksum> expected,
       Ticker ticker)
       throws DownloadException {
     long probeStart = ticker.read();
@@ -67,11 +76,21 @@ final class Prober {
         r.dropReason = u + ": serves " + v.size() + " bytes, the other replicas " + size;
       } else {
         validators.put(u, v);
+        r.wholeFile = !v.ranges();
+      }
+      replicas.add(r);
+    }
+    SourceChecksums.Agreement agreed = SourceChecksums.agree(expected, validators);
+    for (Replica r : replicas) {
+      String other = agreed.dropped().get(r.uri);
+      if (other != null) {
+        r.dropped = true;
+        r.dropReason = other;
+        validators.remove(r.uri);
       }
       if (r.dropped) {
         LOG.warn("[{}] not using {}", id, r.dropReason);
       }
-      replicas.add(r);
     }
     if (validators.isEmpty()) {
       StringBuilder sb = new StringBuilder("no usable replica:");
@@ -80,7 +99,7 @@ final class Prober {
       }
       throw new DownloadException(sb.substring(0, sb.length() - 1));
     }
-    return new Probed(size, replicas, validators);
+    return new Probed(size, replicas, validators, agreed.published());
   }
 
   /** Every source's answer, in order; if interrupted, the ones not in yet have neither. */
