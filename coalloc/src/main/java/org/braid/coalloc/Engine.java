@@ -69,7 +69,9 @@ final class Engine {
   }
 
   private DownloadReport run(List<URI> uris, List<RangeSource> sources) throws IOException {
-    Prober.Probed probed = Prober.probe(id, uris, sources, spec::rate, spec.checksums(), ticker);
+    Prober.Probed probed =
+        Prober.probe(
+            id, uris, sources, spec::rate, spec.checksums(), ticker, spec.options().probeTimeout());
     published = probed.published();
     long size = probed.size();
     checkPieceCount(size);
