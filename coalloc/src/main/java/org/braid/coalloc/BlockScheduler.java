@@ -58,6 +58,7 @@ final class BlockScheduler implements Leases {
     this.view = new PolicyView(this.replicas, pool, flows);
     this.assigner = new Assigner(policy, view, pool, flows, health);
     policy.plan(view);
+    assigner.reserveWholeFile();
   }
 
   private <T> T read(Supplier<T> body) {

@@ -43,7 +43,8 @@ final class EndGame {
         continue;
       }
       Lease l = b.leases.get(0);
-      if (l.duplicate || l.firstByteNanos < 0) {
+      if (l.duplicate || l.firstByteNanos < 0 || l.flow.replica.wholeFile) {
+        // a whole-file flow cut back could not fetch the rest: others take it by splitting
         continue;
       }
       long rem;
@@ -152,6 +153,12 @@ final class EndGame {
       long rem = best.end - best.committed;
       // both finish together: (rem - x) / rv = lt + x / rt
       long x = (long) (rt * (rem - lt * bestRate) / (rt + bestRate));
+      Flow holder = best.leases.get(0).flow;
+      if (holder.replica.wholeFile && !(holder.measured && thief.measured)) {
+        // rates unknown: a small tail measures them, a later steal splits by rate (a whole-file
+        // flow that finishes its part early cannot help with the rest)
+        x = Math.min(x, Math.max(minSteal, rem / 16));
+      }
       if (best.leases.size() == 1 && x >= minSteal && x / rt + lt < bestTime) {
         long split = Math.max(best.end - x, best.committed);
         long oldEnd = best.end;
