@@ -3,8 +3,11 @@ package org.braid.coalloc;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +38,12 @@ final class Fetcher {
   private final Map<Lease, ReadableByteChannel> open = new ConcurrentHashMap<>();
   private final Guards guards;
   private final Throttle throttle;
+  private final Map<Lease, Watched> speeds = new ConcurrentHashMap<>();
+  private final List<Thread> threads = new CopyOnWriteArrayList<>();
+  private final AtomicBoolean watchdog = new AtomicBoolean();
+
+  /** How often the watchdog looks at the requests' speeds. */
+  private static final long WATCH_MILLIS = 200;
 
   /** A fetch loop for the download with the given log id, with the default guards. */
   Fetcher(String id, Leases leases, Sink sink) {
@@ -58,7 +67,13 @@ final class Fetcher {
     Thread t = new Thread(() -> work(f, src));
     t.setName("braid-" + id + "-r" + f.replica.index + "c" + f.connection);
     t.setDaemon(true);
+    threads.add(t);
     t.start();
+    if (guards.lowSpeedLimit() > 0 && watchdog.compareAndSet(false, true)) {
+      Thread w = new Thread(this::watch, "braid-" + id + "-lowspeed");
+      w.setDaemon(true);
+      w.start();
+    }
     return t;
   }
 
@@ -98,21 +113,24 @@ final class Fetcher {
 
   private void fetch(Lease l, RangeSource src, ByteBuffer buf) {
     ReadableByteChannel ch = null;
+    LowSpeed speed =
+        new LowSpeed(src.uri(), guards.lowSpeedLimit(), guards.lowSpeedTime(), System.nanoTime());
     try {
       long end = l.requestEnd();
       ch = src.open(l.from, end - l.from);
       open.put(l, ch);
-      read(
-          l,
-          ch,
-          buf,
-          new LowSpeed(
-              src.uri(), guards.lowSpeedLimit(), guards.lowSpeedTime(), System.nanoTime()));
+      speeds.put(l, new Watched(speed, ch));
+      read(l, ch, buf, speed);
     } catch (SourceException e) {
-      failed(l, e);
+      failed(l, speed.check(System.nanoTime()) ? speed.exception() : e);
     } catch (LocalWriteException e) {
       leases.fail(l, e);
     } catch (IOException e) {
+      if (speed.check(System.nanoTime())) {
+        // the watchdog closed the channel of a read that waited too long for too few bytes
+        failed(l, speed.exception());
+        return;
+      }
       failed(
           l,
           new SourceException.ConnectionException(
@@ -124,9 +142,33 @@ final class Fetcher {
       LOG.error("[{}] bug while fetching from {}", id, src.uri(), e);
       leases.fail(l, e);
     } finally {
+      speeds.remove(l);
       if (ch != null) {
         open.remove(l);
         closeQuietly(ch);
+      }
+    }
+  }
+
+  /** A request's low-speed watch and its channel, for the watchdog. */
+  private record Watched(LowSpeed speed, ReadableByteChannel channel) {}
+
+  /**
+   * Closes the channel of each request that has been too slow for the low-speed time, so that a
+   * read waiting for bytes that come too slowly ends at once; runs while any fetch thread does.
+   */
+  private void watch() {
+    while (threads.stream().anyMatch(Thread::isAlive)) {
+      long now = System.nanoTime();
+      for (Watched w : speeds.values()) {
+        if (w.speed().check(now)) {
+          closeQuietly(w.channel());
+        }
+      }
+      try {
+        Thread.sleep(WATCH_MILLIS);
+      } catch (InterruptedException e) {
+        return;
       }
     }
   }
