@@ -15,6 +15,7 @@ import org.braid.coalloc.Download;
 import org.braid.coalloc.DownloadReport;
 import org.braid.coalloc.PieceHashes;
 import org.braid.coalloc.PredictedRate;
+import org.braid.coalloc.ReplicaReport;
 import org.braid.coalloc.Reports;
 import org.braid.coalloc.Scheme;
 import org.braid.coalloc.SourceOptions;
@@ -33,8 +34,21 @@ import picocli.CommandLine.Spec;
       "Download one file from several replicas at once, verified and resumable.",
       "The file is written to OUT.part and renamed to OUT when complete and verified;"
           + " run the same command again after an interruption to resume.",
+    },
+    footer = {
+      "",
+      "Exit codes:",
+      "  0  the file is complete and verified; every replica served it well",
+      "  2  usage: bad options or bad input (catalog, Metalink, checksum, URL)",
+      "  3  the file is complete and verified, but some replica failed and was dropped",
+      "  4  network: no replica could deliver the file",
+      "  5  verification: checksum, piece hashes or declared size do not match",
+      "  6  disk: the output cannot be written or was refused (no space, not a regular",
+      "     file, exists without --force)",
+      "  1  internal error;  130  interrupted (run again to resume)",
+      "See docs/download.md."
     })
-public final class GetCommand implements Callable<Integer> {
+public final class GetCommand implements Callable<Integer>, OneLineErrors.Reporting {
   @Spec CommandSpec spec;
 
   @Parameters(
@@ -76,8 +90,32 @@ public final class GetCommand implements Callable<Integer> {
       names = {"-o", "--output"},
       required = true,
       paramLabel = "OUT",
-      description = "Output file.")
-  Path output;
+      description =
+          "Output file; a directory (or a name ending in /) means the remote file's name inside"
+              + " it. Only a regular file is ever replaced, and only with --force.")
+  String output;
+
+  @Option(
+      names = {"-f", "--force"},
+      description = "Replace an existing output file.")
+  boolean force;
+
+  @Option(
+      names = {"-q", "--quiet"},
+      description = "No progress and no report; errors and warnings only.")
+  boolean quiet;
+
+  @Option(
+      names = {"-v", "--verbose"},
+      description = "Log each request's problems as they happen; errors with their causes.")
+  boolean verbose;
+
+  @Option(
+      names = "--dry-run",
+      description = "Show the plan (output, replicas, scheme, checks, limits) and exit.")
+  boolean dryRun;
+
+  @Mixin TransferOptions transfer;
 
   @Option(
       names = "--scheme",
@@ -122,7 +160,9 @@ public final class GetCommand implements Callable<Integer> {
               + " Needed by --scheme history; seeds the adaptive scheme.")
   List<String> rates = new ArrayList<>();
 
-  @Option(names = "--json", description = "Print the report as JSON.")
+  @Option(
+      names = "--json",
+      description = "Print the report, or on failure an error object, as JSON on standard output.")
   boolean json;
 
   @Option(
@@ -185,17 +225,34 @@ public final class GetCommand implements Callable<Integer> {
   Path caBundle;
 
   @Override
+  public boolean verbose() {
+    return verbose;
+  }
+
+  @Override
+  public boolean report(int code, String message) {
+    if (json) {
+      var out = spec.commandLine().getOut();
+      out.println(GetPlan.errorJson(code, message));
+      out.flush();
+    }
+    return false;
+  }
+
+  @Override
   public Integer call() throws IOException {
     boolean fromCatalog = source.fromCatalog(urls);
     List<URI> uris = new ArrayList<>();
     List<PredictedRate> predicted = new ArrayList<>();
     List<Checksum> sums = new ArrayList<>();
-    PieceHashes pieces = null;
-    if (fromCatalog) {
-      pieces = fromCatalog(source.read(), uris, predicted, sums);
-    }
     for (String u : urls) {
       uris.add(Units.url(u));
+    }
+    CatalogInput in = fromCatalog ? source.read() : null;
+    Path out = OutputTarget.resolve(output, fromCatalog ? in.file().name() : urls.get(0), force);
+    PieceHashes pieces = null;
+    if (fromCatalog) {
+      pieces = fromCatalog(in, uris, predicted, sums);
     }
     for (String r : rates) {
       int eq = r.lastIndexOf('=');
@@ -216,6 +273,56 @@ public final class GetCommand implements Callable<Integer> {
     for (String c : checksums) {
       sums.add(Checksum.parse(c));
     }
+    SourceOptions.Builder so = sourceOptions();
+    Download.Builder b =
+        Download.builder()
+            .sources(uris)
+            .output(out)
+            .scheme(s)
+            .maxSources(maxSources)
+            .predictedRates(predicted)
+            .checksums(sums)
+            .pieces(pieces)
+            .resume(!noResume)
+            .journal(noJournal ? null : journal != null ? journal : Download.defaultJournal());
+    transfer.apply(b, so);
+    b.sourceOptions(so.build());
+    long declared = fromCatalog ? in.file().size() : -1;
+    if (declared >= 0) {
+      b.expectedSize(declared);
+    }
+    var stdout = spec.commandLine().getOut();
+    if (dryRun) {
+      GetPlan plan =
+          new GetPlan(out, s.name(), maxSources, uris, predicted, sums, pieces, declared);
+      stdout.print(json ? plan.json() + System.lineSeparator() : plan.text());
+      stdout.flush();
+      return ExitCodes.OK;
+    }
+    DownloadReport r = run(b);
+    if (trace != null) {
+      Reports.writeTrace(r, trace);
+    }
+    if (plot != null) {
+      Reports.writePlot(r, plot);
+    }
+    if (json || !quiet) {
+      stdout.print(json ? Reports.json(r) + System.lineSeparator() : Reports.text(r));
+      stdout.flush();
+    }
+    int code = ExitCodes.OK;
+    var err = spec.commandLine().getErr();
+    for (ReplicaReport rr : r.replicas()) {
+      if (rr.dropped() != null) {
+        err.println("braid: warning: replica dropped: " + rr.dropped());
+        code = ExitCodes.REPLICA_FAILED;
+      }
+    }
+    err.flush();
+    return code;
+  }
+
+  private SourceOptions.Builder sourceOptions() throws IOException {
     SourceOptions.Builder so =
         SourceOptions.builder()
             .connectionsPerSource(connections)
@@ -234,21 +341,14 @@ public final class GetCommand implements Callable<Integer> {
     if (caBundle != null) {
       so.caBundle(caBundle);
     }
-    Download.Builder b =
-        Download.builder()
-            .sources(uris)
-            .output(output)
-            .scheme(s)
-            .maxSources(maxSources)
-            .predictedRates(predicted)
-            .checksums(sums)
-            .pieces(pieces)
-            .sourceOptions(so.build())
-            .resume(!noResume)
-            .journal(noJournal ? null : journal != null ? journal : Download.defaultJournal());
+    return so;
+  }
+
+  /** Runs the download with progress on a terminal and Ctrl-C cancelling it. */
+  private DownloadReport run(Download.Builder b) throws IOException {
     ProgressBar bar = null;
-    if (System.console() != null && !json) {
-      bar = new ProgressBar(spec.commandLine().getErr());
+    if (!quiet && !json && Terminal.stderrIsTerminal()) {
+      bar = new ProgressBar(spec.commandLine().getErr(), Terminal.columns());
       b.progress(bar);
     }
     Download d = b.build();
@@ -264,13 +364,14 @@ public final class GetCommand implements Callable<Integer> {
               }
             });
     Runtime.getRuntime().addShutdownHook(hook);
-    DownloadReport r;
+    QuietLogs logs = QuietLogs.forCommand(verbose);
     try {
-      r = d.run();
+      return d.run();
     } finally {
+      logs.close();
       finished.countDown();
       if (bar != null) {
-        bar.finish();
+        bar.close();
       }
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
@@ -278,16 +379,6 @@ public final class GetCommand implements Callable<Integer> {
         // shutting down already
       }
     }
-    if (trace != null) {
-      Reports.writeTrace(r, trace);
-    }
-    if (plot != null) {
-      Reports.writePlot(r, plot);
-    }
-    var out = spec.commandLine().getOut();
-    out.print(json ? Reports.json(r) + System.lineSeparator() : Reports.text(r));
-    out.flush();
-    return 0;
   }
 
   /**
@@ -298,14 +389,41 @@ public final class GetCommand implements Callable<Integer> {
   /** Fills in replicas, rates and whole-file hashes; returns the piece hashes, or null. */
   private PieceHashes fromCatalog(
       CatalogInput in, List<URI> uris, List<PredictedRate> predicted, List<Checksum> sums) {
-    var err = spec.commandLine().getErr();
+    String where =
+        (source.metalink != null ? source.metalink.toString() : source.catalog.get(0))
+            + ": file "
+            + in.file().name()
+            + ": ";
+    List<String> unknown = new ArrayList<>();
     for (var h : in.file().hashes().entrySet()) {
+      String algo;
       try {
-        sums.add(new Checksum(h.getKey(), h.getValue()));
+        algo = Checksum.normalise(h.getKey());
       } catch (IllegalArgumentException e) {
-        err.println(
-            "braid: not verifying the catalog's " + h.getKey() + " hash: " + e.getMessage());
+        unknown.add(h.getKey());
+        continue;
       }
+      try {
+        sums.add(new Checksum(algo, h.getValue()));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(where + e.getMessage() + "; not downloading", e);
+      }
+    }
+    if (!unknown.isEmpty()) {
+      if (sums.isEmpty()) {
+        throw new IllegalArgumentException(
+            where
+                + "cannot verify: braid does not know the hash algorithm "
+                + String.join(", ", unknown)
+                + " (it knows sha-256, sha-512, sha-1, md5, adler32); give --checksum");
+      }
+      spec.commandLine()
+          .getErr()
+          .println(
+              "braid: warning: not checking the catalog's "
+                  + String.join(", ", unknown)
+                  + " hash (unknown algorithm); checking "
+                  + sums.get(0).algorithm());
     }
     PieceHashes pieces = null;
     var p = in.file().pieces();
@@ -313,8 +431,7 @@ public final class GetCommand implements Callable<Integer> {
       try {
         pieces = new PieceHashes(p.type(), p.length(), p.hashes());
       } catch (IllegalArgumentException e) {
-        err.println(
-            "braid: not verifying the catalog's " + p.type() + " piece hashes: " + e.getMessage());
+        throw new IllegalArgumentException(where + "piece hashes: " + e.getMessage(), e);
       }
     }
     if (discoveryTimeout == 0) {
