@@ -46,6 +46,8 @@ class XrootdDownloadTest {
   static XrootdServer anonymous;
   static XrootdServer unix;
   static XrootdServer redirector;
+  static XrootdServer tls;
+  static Path certificate;
   static NginxServer nginx;
 
   @BeforeAll
@@ -74,12 +76,15 @@ class XrootdDownloadTest {
         XrootdServer.builder(work, www)
             .directives("xrootd.redirect 127.0.0.1:" + unix.port() + " " + www)
             .start();
+    certificate = dir.resolve("tls/cert.pem");
+    Path key = SelfSignedTls.selfSigned(dir.resolve("tls"), "127.0.0.1");
+    tls = XrootdServer.builder(work, www).tls(certificate, key).start();
     nginx = NginxServer.builder(dir.resolve("nginx")).server(www, "2m").start();
   }
 
   @AfterAll
   static void stop() {
-    for (AutoCloseable c : new AutoCloseable[] {anonymous, unix, redirector, nginx}) {
+    for (AutoCloseable c : new AutoCloseable[] {anonymous, unix, redirector, tls, nginx}) {
       try {
         if (c != null) {
           c.close();
@@ -137,6 +142,25 @@ class XrootdDownloadTest {
 
   private static long logins(XrootdServer s) throws Exception {
     return Files.readAllLines(s.log()).stream().filter(l -> l.contains(" login")).count();
+  }
+
+  @Test
+  void roots_switchesToTlsAndChecksTheCertificate() throws Exception {
+    Path out = dir.resolve("out-tls");
+    Download.builder()
+        .sources(List.of(tls.uri("roots", data)))
+        .output(out)
+        .sourceOptions(SourceOptions.builder().caBundle(certificate).build())
+        .journal(dir.resolve("journal.jsonl"))
+        .build()
+        .run();
+    assertArrayEquals(bytes, Files.readAllBytes(out));
+    assertTrue(Files.readString(tls.log()).contains("TLSv1.3 login"), "no TLS login in the log");
+    assertTrue(Files.readString(dir.resolve("journal.jsonl")).contains("\"protocol\":\"roots\""));
+    try (RangeSource untrusted = RangeSource.of(tls.uri("roots", data), SourceOptions.DEFAULT)) {
+      SourceException e = assertThrows(SourceException.class, untrusted::probe);
+      assertTrue(e.getMessage().contains("PKIX"), e.getMessage());
+    }
   }
 
   @Test

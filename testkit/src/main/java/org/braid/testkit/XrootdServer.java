@@ -126,6 +126,18 @@ public final class XrootdServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Offers TLS ({@code roots://}) with this certificate and key (PEM files the server's user can
+     * read; run as root, give the key to {@code nobody}); client certificates are not asked for
+     * ({@code xrd.tlsca noverify}). Default: no TLS.
+     */
+    public Builder tls(Path certificate, Path key) {
+      directives.add("xrd.tls " + certificate.toAbsolutePath() + " " + key.toAbsolutePath());
+      directives.add("xrd.tlsca noverify");
+      directives.add("xrootd.tls capable all");
+      return this;
+    }
+
     /** The port to listen on. Default: a free port (see {@link Loopback#freePort}). */
     public Builder port(int p) {
       this.port = p;
