@@ -396,46 +396,7 @@ public final class GetCommand implements Callable<Integer>, OneLineErrors.Report
             + ": file "
             + in.file().name()
             + ": ";
-    List<String> unknown = new ArrayList<>();
-    for (var h : in.file().hashes().entrySet()) {
-      String algo;
-      try {
-        algo = Checksum.normalise(h.getKey());
-      } catch (IllegalArgumentException e) {
-        unknown.add(h.getKey());
-        continue;
-      }
-      try {
-        sums.add(new Checksum(algo, h.getValue()));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(where + e.getMessage() + "; not downloading", e);
-      }
-    }
-    if (!unknown.isEmpty()) {
-      if (sums.isEmpty()) {
-        throw new IllegalArgumentException(
-            where
-                + "cannot verify: braid does not know the hash algorithm "
-                + String.join(", ", unknown)
-                + " (it knows sha-256, sha-512, sha-1, md5, adler32); give --checksum");
-      }
-      spec.commandLine()
-          .getErr()
-          .println(
-              "braid: warning: not checking the catalog's "
-                  + String.join(", ", unknown)
-                  + " hash (unknown algorithm); checking "
-                  + sums.get(0).algorithm());
-    }
-    PieceHashes pieces = null;
-    var p = in.file().pieces();
-    if (p != null) {
-      try {
-        pieces = new PieceHashes(p.type(), p.length(), p.hashes());
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(where + "piece hashes: " + e.getMessage(), e);
-      }
-    }
+    PieceHashes pieces = CatalogChecks.checks(in.file(), where, sums, spec.commandLine().getErr());
     if (discoveryTimeout == 0) {
       for (var r : in.file().replicas()) {
         uris.add(r.uri());

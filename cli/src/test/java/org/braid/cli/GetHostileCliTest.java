@@ -130,6 +130,22 @@ class GetHostileCliTest {
   }
 
   @Test
+  void linksPlantedAtTheTemporaryNames_areNotFollowed_exitZero() throws Exception {
+    Path out = dir.resolve("out.bin");
+    Path victim = Files.writeString(dir.resolve("victim"), "precious");
+    Files.createSymbolicLink(dir.resolve("out.bin.braid-ctl.tmp"), victim);
+    Files.createSymbolicLink(dir.resolve("out.bin.part"), victim);
+    // slow enough for a checkpoint or two through the .tmp name
+    try (Mirror m = Mirror.builder(data).rate(200_000).start()) {
+      GetCommandTest.Run r = get(m.uri().toString(), "-o", out.toString(), "-q");
+      assertEquals(0, r.code(), r.err());
+    }
+    assertArrayEquals(bytes, Files.readAllBytes(out));
+    assertEquals("precious", Files.readString(victim));
+    assertFalse(Files.exists(dir.resolve("out.bin.braid-ctl.tmp"), LinkOption.NOFOLLOW_LINKS));
+  }
+
+  @Test
   void stdoutOutput_isRefusedClearly() throws Exception {
     GetCommandTest.Run r = get("http://127.0.0.1:9/f", "-o", "-");
     assertEquals(2, r.code());
