@@ -279,24 +279,34 @@ class GetHostileCliTest {
     assertFalse(Files.exists(out));
   }
 
-  @Test
-  void diskTooSmall_exitsSixNamingThePathAndTheBytesMissing() throws Exception {
-    Path small = Files.createDirectory(dir.resolve("small"));
+  /** Mounts a tmpfs of {@code mib} MiB on a new directory; fails under CI if it cannot. */
+  private Path smallDisk(String name, int mib) throws Exception {
+    Path small = Files.createDirectory(dir.resolve(name));
     Process p =
-        new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", small.toString())
+        new ProcessBuilder(
+                "mount", "-t", "tmpfs", "-o", "size=" + mib + "m", "tmpfs", small.toString())
             .redirectErrorStream(true)
             .start();
     String why = new String(p.getInputStream().readAllBytes()).trim();
     if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-      String msg = "cannot mount a 1 MiB tmpfs (" + why + "); run as root";
+      String msg = "cannot mount a " + mib + " MiB tmpfs (" + why + "); run as root";
       if ("true".equals(System.getenv("CI"))) {
         fail(msg);
       }
       assumeTrue(false, msg);
     }
+    return small;
+  }
+
+  private static void unmount(Path small) throws Exception {
+    new ProcessBuilder("umount", "-l", small.toString()).start().waitFor(30, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void diskTooSmall_exitsSixNamingThePathAndTheBytesMissing() throws Exception {
+    Path small = smallDisk("small", 1);
     try {
-      byte[] big = new byte[2_000_000];
-      Path src = Files.write(dir.resolve("big.bin"), big);
+      Path src = Files.write(dir.resolve("big.bin"), new byte[2_000_000]);
       try (Mirror m = Mirror.builder(src).start()) {
         GetCommandTest.Run r = get(m.uri().toString(), "-o", small + "/");
         assertEquals(6, r.code(), r.err());
@@ -304,12 +314,61 @@ class GetHostileCliTest {
             r.err().startsWith("braid: not enough free space for " + small + "/big.bin.part"),
             r.err());
         assertTrue(r.err().contains("missing)"), r.err());
+        assertEquals(1, m.requests(), "only the probe");
       }
       try (var files = Files.list(small)) {
         assertEquals(List.of(), files.toList());
       }
     } finally {
-      new ProcessBuilder("umount", "-l", small.toString()).start().waitFor(30, TimeUnit.SECONDS);
+      unmount(small);
+    }
+  }
+
+  @Test
+  void diskFullMidRun_exitsSix_thenResumes() throws Exception {
+    Path small = smallDisk("small", 4);
+    try {
+      byte[] big = new byte[2_000_000];
+      new SplittableRandom(8).nextBytes(big);
+      Path src = Files.write(dir.resolve("big.bin"), big);
+      Path out = small.resolve("big.bin");
+      Path ctl = small.resolve("big.bin.braid-ctl");
+      try (Mirror m = Mirror.builder(src).rate(1_000_000).start()) {
+        Thread filler =
+            new Thread(
+                () -> {
+                  try {
+                    // once a checkpoint is on disk, take all the space that is left
+                    while (!Files.exists(ctl)) {
+                      Thread.sleep(20);
+                    }
+                    try (var o = Files.newOutputStream(small.resolve("filler"))) {
+                      byte[] b = new byte[4096];
+                      while (true) {
+                        o.write(b);
+                      }
+                    }
+                  } catch (Exception full) {
+                    // the disk is full
+                  }
+                });
+        filler.start();
+        GetCommandTest.Run r = get(m.uri().toString(), "-o", out.toString());
+        filler.join();
+        assertEquals(6, r.code(), r.err());
+        assertTrue(r.err().contains("No space left on device"), r.err());
+        assertFalse(Files.exists(out));
+        Files.delete(small.resolve("filler"));
+        r = get(m.uri().toString(), "-o", out.toString(), "--json");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(new ObjectMapper().readTree(r.out()).get("resumedBytes").asLong() > 0, r.out());
+        assertArrayEquals(big, Files.readAllBytes(out));
+      }
+      try (var files = Files.list(small)) {
+        assertEquals(List.of(out), files.toList());
+      }
+    } finally {
+      unmount(small);
     }
   }
 }
