@@ -133,7 +133,8 @@ final class Engine {
             ((BlockPolicy.Spec) spec.scheme()).create(),
             ticker,
             kept,
-            spec.pieces());
+            spec.pieces(),
+            null);
     scheduler = s;
     if (cancelled) {
       s.abort(new DownloadException("cancelled"));

@@ -68,6 +68,9 @@ final class Flows {
         if (f.current != null) {
           f.current.cancelReason = reason;
         }
+        if (f.next != null) {
+          f.next.cancelReason = reason;
+        }
       }
     }
   }
@@ -79,6 +82,9 @@ final class Flows {
       long extra = 0;
       if (f.current != null) {
         extra = f.current.received;
+      }
+      if (f.next != null) {
+        extra += f.next.received;
       }
       out.add(new FlowCounters(f.replica.index, f.bytesWritten, f.bytesReceived + extra, f.blocks));
     }
