@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Locale;
+import javax.net.ssl.SSLContext;
 import org.apache.hc.client5.http.impl.DefaultSchemePortResolver;
 import org.apache.hc.client5.http.impl.routing.DefaultRoutePlanner;
 import org.apache.hc.client5.http.routing.HttpRoutePlanner;
@@ -82,7 +83,26 @@ final class GridAccess {
         plain);
   }
 
-  private static TlsSocketStrategy strategy(javax.net.ssl.SSLContext ctx) {
+  /**
+   * A TLS context for protocols other than HTTP (XRootD's {@code roots://}): the same trust as
+   * {@link #tls}, and the {@code --client-cert} if one is given (not the environment's proxy).
+   *
+   * @throws IllegalArgumentException if the material is unusable
+   */
+  static SSLContext sslContext(SourceOptions o) {
+    GridEnvironment env = GridEnvironment.of(o.environment());
+    KeyMaterial keys =
+        o.clientCertificate() == null
+            ? null
+            : KeyMaterial.load(o.clientCertificate(), o.clientKey(), o.clientCertificatePassword());
+    if (o.caBundle() != null) {
+      return TlsContexts.context(keys, TrustMaterial.load(o.caBundle()), false);
+    }
+    Path dir = env.caDirectory();
+    return TlsContexts.context(keys, dir == null ? null : TrustMaterial.load(dir), true);
+  }
+
+  private static TlsSocketStrategy strategy(SSLContext ctx) {
     return ClientTlsStrategyBuilder.create().setSslContext(ctx).buildClassic();
   }
 
