@@ -143,6 +143,15 @@ class GridCredentialsSystemTest {
   }
 
   @Test
+  void davsUrl_isHttpsWithTheSameCredentials() throws Exception {
+    int before = proxies.requests().size();
+    URI davs = URI.create("davs://127.0.0.1:" + proxies.port + "/data.bin");
+    get(davs, env("X509_USER_PROXY", pki.proxy.toString()), "davs");
+    assertTrue(proxies.requests().size() > before);
+    assertAllFromProxy(proxies);
+  }
+
+  @Test
   void sameProxy_refusedByServerThatDoesNotAllowProxies() {
     // OpenSSL without X509_V_FLAG_ALLOW_PROXY_CERTS: proves the proxy chain is what is presented
     DownloadException e =
