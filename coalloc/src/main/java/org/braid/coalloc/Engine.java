@@ -79,7 +79,7 @@ final class Engine {
       BlockScheduler s = schedule(probed, kept);
       Instant start = spec.clock().instant();
       Journal j = spec.journal() == null ? null : new Journal(spec.journal(), id);
-      JournalFeed journal = new JournalFeed(id, j, uris, size, start);
+      JournalFeed journal = new JournalFeed(id, j, size, start);
       Fetcher fetcher = new Fetcher(id, s, part::write);
       List<Thread> workers = new ArrayList<>();
       for (Flow f : s.flows()) {
@@ -89,7 +89,7 @@ final class Engine {
       }
       // set up once the fetches run: the first digest instance loads the security providers
       PartFile.RunningDigests hasher = part.runningDigests(algorithms());
-      new Supervisor(s, part, verifier, journal, spec.progress(), ticker).run(hasher, workers);
+      new Supervisor(s, part, verifier, spec.progress(), ticker).run(hasher, workers);
       long endNanos = ticker.read();
       windDown(s, fetcher, workers);
       long joinedNanos = ticker.read();
@@ -99,7 +99,7 @@ final class Engine {
         // before that resumes from the last periodic checkpoint
         part.checkpoint(s.committed());
       }
-      journal.append(s.events());
+      journal.finish(s.events(), s.replicas());
       requireComplete(s, part);
       return finish(s, part, hasher, resumed, start, endNanos, joinedNanos);
     }
