@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.braid.coalloc.journal.JournalLine.MalformedException;
 
@@ -15,6 +16,49 @@ import org.braid.coalloc.journal.JournalLine.MalformedException;
 final class JournalFields {
 
   private JournalFields() {}
+
+  /** The keys of a version 1 line, in the order they are written. */
+  static final List<String> KEYS_V1 =
+      List.of(
+          "v",
+          "download",
+          "url",
+          "server",
+          "peer",
+          "path",
+          "offset",
+          "bytes",
+          "fileSize",
+          "start",
+          "end",
+          "streams",
+          "protocol",
+          "result");
+
+  /** The keys of a version 2 line, in the order they are written. */
+  static final List<String> KEYS_V2 =
+      List.of(
+          "v",
+          "download",
+          "url",
+          "server",
+          "peer",
+          "path",
+          "fileSize",
+          "bytes",
+          "received",
+          "start",
+          "end",
+          "busyMs",
+          "requests",
+          "failures",
+          "connections",
+          "sharedMs",
+          "replicas",
+          "flows",
+          "streams",
+          "protocol",
+          "result");
 
   /** The line's values by key, each a Long or a String; refuses keys no version has. */
   static Map<String, Object> read(String line, JsonFactory json) throws MalformedException {
@@ -26,7 +70,7 @@ final class JournalFields {
       JsonToken t;
       while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
         String key = p.currentName();
-        if (!JournalLine.KEYS_V1.contains(key) && !JournalLine.KEYS_V2.contains(key)) {
+        if (!KEYS_V1.contains(key) && !KEYS_V2.contains(key)) {
           throw new MalformedException("unknown key", key);
         }
         if (v.containsKey(key)) {

@@ -107,49 +107,6 @@ public record JournalLine(
   /** The protocols a line may name. */
   public static final Set<String> PROTOCOLS = Set.of("http", "https", "gsiftp", "ftp", "file");
 
-  /** The keys of a version 1 line, in the order they are written. */
-  static final List<String> KEYS_V1 =
-      List.of(
-          "v",
-          "download",
-          "url",
-          "server",
-          "peer",
-          "path",
-          "offset",
-          "bytes",
-          "fileSize",
-          "start",
-          "end",
-          "streams",
-          "protocol",
-          "result");
-
-  /** The keys of a version 2 line, in the order they are written. */
-  static final List<String> KEYS_V2 =
-      List.of(
-          "v",
-          "download",
-          "url",
-          "server",
-          "peer",
-          "path",
-          "fileSize",
-          "bytes",
-          "received",
-          "start",
-          "end",
-          "busyMs",
-          "requests",
-          "failures",
-          "connections",
-          "sharedMs",
-          "replicas",
-          "flows",
-          "streams",
-          "protocol",
-          "result");
-
   private static final DateTimeFormatter ISO_MS =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
@@ -246,9 +203,9 @@ public record JournalLine(
    *
    * @throws NullPointerException if an argument is null
    */
-  public static Builder delivery(
+  public static JournalLineBuilder delivery(
       String download, String url, String server, String peer, String path, String protocol) {
-    return new Builder(download, url, server, peer, path, protocol);
+    return new JournalLineBuilder(download, url, server, peer, path, protocol);
   }
 
   /** The time it was transferring. */
@@ -342,9 +299,9 @@ public record JournalLine(
     }
     List<String> keys;
     if (Long.valueOf(1).equals(version)) {
-      keys = KEYS_V1;
+      keys = JournalFields.KEYS_V1;
     } else if (Long.valueOf(2).equals(version)) {
-      keys = KEYS_V2;
+      keys = JournalFields.KEYS_V2;
     } else {
       throw new MalformedException("unsupported version", String.valueOf(version));
     }
@@ -359,128 +316,13 @@ public record JournalLine(
       }
     }
     try {
-      return keys == KEYS_V1 ? JournalFields.v1(v) : JournalFields.v2(v);
+      return keys == JournalFields.KEYS_V1 ? JournalFields.v1(v) : JournalFields.v2(v);
     } catch (IllegalArgumentException e) {
       String m = e.getMessage();
       int colon = m.indexOf(": ");
       throw colon < 0
           ? new MalformedException(m, "")
           : new MalformedException(m.substring(0, colon), m.substring(colon + 2));
-    }
-  }
-
-  /** Builds a version 2 line ({@link #delivery}). Not thread-safe. */
-  public static final class Builder {
-    private final String download;
-    private final String url;
-    private final String server;
-    private final String peer;
-    private final String path;
-    private final String protocol;
-    private long fileSize;
-    private long bytes;
-    private long received;
-    private Instant start = Instant.EPOCH;
-    private Instant end = Instant.EPOCH;
-    private long busyMillis;
-    private int requests = 1;
-    private int failures;
-    private int connections = 1;
-    private long sharedMillis;
-    private int replicas = 1;
-    private int flows = 1;
-    private int streams = 1;
-    private String result = "ok";
-
-    private Builder(
-        String download, String url, String server, String peer, String path, String protocol) {
-      this.download = Objects.requireNonNull(download, "download");
-      this.url = Objects.requireNonNull(url, "url");
-      this.server = Objects.requireNonNull(server, "server");
-      this.peer = Objects.requireNonNull(peer, "peer");
-      this.path = Objects.requireNonNull(path, "path");
-      this.protocol = Objects.requireNonNull(protocol, "protocol");
-    }
-
-    /** The file's size, the bytes put into it and the bytes received. Default: 0, 0, 0. */
-    public Builder bytes(long fileSize, long bytes, long received) {
-      this.fileSize = fileSize;
-      this.bytes = bytes;
-      this.received = received;
-      return this;
-    }
-
-    /**
-     * The first request's start, the last one's end, and the busy milliseconds. Default: the epoch,
-     * twice, and 0.
-     */
-    public Builder time(Instant start, Instant end, long busyMillis) {
-      this.start = Objects.requireNonNull(start, "start");
-      this.end = Objects.requireNonNull(end, "end");
-      this.busyMillis = busyMillis;
-      return this;
-    }
-
-    /** Requests made, failed ones, and the most open at once. Default: 1, 0, 1. */
-    public Builder requests(int requests, int failures, int connections) {
-      this.requests = requests;
-      this.failures = failures;
-      this.connections = connections;
-      return this;
-    }
-
-    /**
-     * The shared milliseconds, the most replicas and the most flows at once. Default: 0, 1, 1
-     * (alone).
-     */
-    public Builder sharing(long sharedMillis, int replicas, int flows) {
-      this.sharedMillis = sharedMillis;
-      this.replicas = replicas;
-      this.flows = flows;
-      return this;
-    }
-
-    /** Parallel streams per request. Default: 1. */
-    public Builder streams(int streams) {
-      this.streams = streams;
-      return this;
-    }
-
-    /** "ok" or "error: reason". Default: "ok". */
-    public Builder result(String result) {
-      this.result = Objects.requireNonNull(result, "result");
-      return this;
-    }
-
-    /**
-     * The line.
-     *
-     * @throws IllegalArgumentException naming the field when {@link #parse} would refuse it
-     */
-    public JournalLine build() {
-      return new JournalLine(
-          2,
-          download,
-          url,
-          server,
-          peer,
-          path,
-          -1,
-          fileSize,
-          bytes,
-          received,
-          start,
-          end,
-          busyMillis,
-          requests,
-          failures,
-          connections,
-          sharedMillis,
-          replicas,
-          flows,
-          streams,
-          protocol,
-          result);
     }
   }
 

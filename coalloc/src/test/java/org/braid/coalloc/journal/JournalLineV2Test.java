@@ -26,7 +26,7 @@ class JournalLineV2Test {
           + "\"connections\":1,\"sharedMs\":1500,\"replicas\":2,\"flows\":2,\"streams\":1,"
           + "\"protocol\":\"http\",\"result\":\"ok\"}";
 
-  private static JournalLine.Builder doc() {
+  private static JournalLineBuilder doc() {
     return JournalLine.delivery(
             "d1", "http://m1:80/data/a.bin", "m1:80", "client.example", "/data/a.bin", "http")
         .bytes(4_194_304, 1_048_576, 1_048_576)
