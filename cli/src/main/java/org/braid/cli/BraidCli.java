@@ -18,7 +18,19 @@ import picocli.CommandLine.Command;
     name = "braid",
     mixinStandardHelpOptions = true,
     versionProvider = BraidCli.Version.class,
-    description = "Select the best replicas of a dataset and download it from several at once.")
+    description = "Select the best replicas of a dataset and download it from several at once.",
+    footer = {
+      "",
+      "Environment:",
+      "  BRAID_LOG          log level (default warn), or LEVEL,LOGGER=LEVEL,... e.g.",
+      "                     info,org.braid.coalloc.Engine=debug; log lines go to stderr",
+      "  BRAID_LOG_WIRE=1   also log every byte HttpClient sends and receives (huge)",
+      "  BRAID_LOG_CONFIG   a logback configuration file to use instead (the provider",
+      "                     service uses /etc/braid/logback.xml)",
+      "  BRAID_CDS=0        no class-data archive (kept in ~/.cache/braid)",
+      "  BRAID_JAVA_OPTS    more JVM options",
+      "See docs/download.md (Troubleshooting) and docs/provider.md."
+    })
 public final class BraidCli implements Runnable {
 
   /** The subcommands, one per line, so modules can add theirs without touching each other's. */

@@ -66,7 +66,8 @@ final class Engine {
   }
 
   private DownloadReport run(List<URI> uris, List<RangeSource> sources) throws IOException {
-    Prober.Probed probed = Prober.probe(id, uris, sources, spec::rate, ticker);
+    Prober.Probed probed =
+        Prober.probe(id, uris, sources, spec::rate, ticker, spec.options().probeTimeout());
     long size = probed.size();
     checkPieceCount(size);
     try (PartFile part = PartFile.open(spec.output(), size, probed.validators(), spec.resume())) {

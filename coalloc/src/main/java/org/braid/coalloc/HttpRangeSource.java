@@ -10,6 +10,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
+import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
@@ -69,6 +70,7 @@ public final class HttpRangeSource implements RangeSource {
         PoolingHttpClientConnectionManagerBuilder.create()
             .setMaxConnPerRoute(options.connectionsPerSource() + 1)
             .setMaxConnTotal(options.connectionsPerSource() + 1)
+            .setConnectionFactory(HttpLimits.connectionFactory())
             .setDefaultConnectionConfig(
                 ConnectionConfig.custom()
                     .setConnectTimeout(Timeout.of(options.connectTimeout()))
@@ -166,10 +168,35 @@ public final class HttpRangeSource implements RangeSource {
     return uri;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Bounded whatever the server sends: the whole exchange is abandoned after {@link
+   * SourceOptions#probeTimeout()}, and the answer's body is read only when it is the one byte asked
+   * for; any other body (a server that ignores ranges, a huge or missing Content-Length) is not
+   * read: the connection is closed instead.
+   */
   @Override
   public Validators probe() throws IOException {
     HttpGet get = request(0, 1);
-    try (ClassicHttpResponse r = execute(get)) {
+    Duration limit = options.probeTimeout();
+    try (Deadlines.Armed deadline = Deadlines.after(limit, get::cancel)) {
+      try {
+        return probe(get);
+      } catch (IOException e) {
+        if (deadline.expired()) {
+          throw new SourceException.StalledException(
+              uri, "no complete answer to the probe within " + seconds(limit), e);
+        }
+        throw e;
+      }
+    }
+  }
+
+  private Validators probe(HttpGet get) throws IOException {
+    ClassicHttpResponse r = execute(get);
+    boolean reusable = false;
+    try {
       int status = r.getCode();
       Validators v;
       if (status == 206) {
@@ -182,6 +209,7 @@ public final class HttpRangeSource implements RangeSource {
               uri, "probe answer has no usable Content-Range: " + header(r, "Content-Range"));
         }
         v = new Validators(Long.parseLong(m.group(3)), etag(r), header(r, "Last-Modified"));
+        reusable = readProbeBody(r, 1);
       } else if (status == 416) {
         String cr = header(r, "Content-Range");
         Matcher m = cr == null ? null : UNSATISFIED_RANGE.matcher(cr.trim());
@@ -194,13 +222,52 @@ public final class HttpRangeSource implements RangeSource {
       } else {
         throw new SourceException.HttpStatusException(uri, status, r.getReasonPhrase());
       }
-      HttpEntity e = r.getEntity();
-      if (e != null) {
-        e.getContent().close();
-      }
       probed = v;
       return v;
+    } finally {
+      if (!reusable) {
+        // not read to its end: drop the connection rather than drain whatever the server sends
+        get.cancel();
+      }
+      try {
+        r.close();
+      } catch (IOException e) {
+        // the connection is dropped anyway
+      }
     }
+  }
+
+  /**
+   * Reads a probe answer's body if it declares exactly {@code expected} bytes; true if it was read
+   * whole (the connection can be reused), false if it is left unread.
+   *
+   * @throws SourceException if the answer declares another length
+   */
+  private boolean readProbeBody(ClassicHttpResponse r, int expected) throws IOException {
+    String cl = header(r, "Content-Length");
+    if (cl != null && !cl.trim().equals(Integer.toString(expected))) {
+      throw new SourceException.BadRangeException(
+          uri,
+          "probe answer declares Content-Length "
+              + OneLine.abbreviate(cl.trim())
+              + " for a "
+              + expected
+              + "-byte range");
+    }
+    HttpEntity e = r.getEntity();
+    if (cl == null || e == null) {
+      return false;
+    }
+    try (InputStream in = e.getContent()) {
+      if (in.readNBytes(expected).length != expected) {
+        throw new SourceException.BodyLengthException(uri, "probe answer ended early", null);
+      }
+    }
+    return true;
+  }
+
+  private static String seconds(Duration d) {
+    return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() / 1000.0 + " s";
   }
 
   @Override
@@ -213,7 +280,7 @@ public final class HttpRangeSource implements RangeSource {
       return new Body(null, null, null, 0);
     }
     HttpGet get = request(offset, length);
-    ClassicHttpResponse r = execute(get);
+    ClassicHttpResponse r = executeHead(get);
     try {
       check(r, offset, length, p);
       HttpEntity e = r.getEntity();
@@ -298,6 +365,37 @@ public final class HttpRangeSource implements RangeSource {
     return get;
   }
 
+  /**
+   * Sends the request and waits for the status line and headers, at most the connect timeout plus
+   * the stall timeout however slowly the server trickles them.
+   */
+  private ClassicHttpResponse executeHead(HttpGet get) throws SourceException {
+    Duration limit = options.connectTimeout().plus(options.stallTimeout());
+    ClassicHttpResponse r;
+    try (Deadlines.Armed deadline = Deadlines.after(limit, get::cancel)) {
+      try {
+        r = execute(get);
+      } catch (SourceException e) {
+        if (deadline.expired()) {
+          throw new SourceException.StalledException(
+              uri, "no response headers within " + seconds(limit), e);
+        }
+        throw e;
+      }
+      if (deadline.expired()) {
+        // the headers came just as the limit passed: the connection is being dropped
+        try {
+          r.close();
+        } catch (IOException e) {
+          // dropped anyway
+        }
+        throw new SourceException.StalledException(
+            uri, "no response headers within " + seconds(limit), null);
+      }
+    }
+    return r;
+  }
+
   private ClassicHttpResponse execute(HttpGet get) throws SourceException {
     try {
       return client.executeOpen(null, get, null);
@@ -310,8 +408,7 @@ public final class HttpRangeSource implements RangeSource {
   }
 
   static String describe(IOException e) {
-    String m = e.getMessage();
-    return e.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+    return PlainErrors.of(e);
   }
 
   private static Matcher contentRange(ClassicHttpResponse r) {

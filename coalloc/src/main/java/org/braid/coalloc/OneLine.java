@@ -11,4 +11,12 @@ final class OneLine {
     }
     return m.replace('\n', ' ').replace('\r', ' ');
   }
+
+  /**
+   * The text, cut to at most 64 characters with "..." where it was cut (for values a server sent).
+   */
+  static String abbreviate(String s) {
+    String t = s.replace('\n', ' ').replace('\r', ' ');
+    return t.length() <= 64 ? t : t.substring(0, 61) + "...";
+  }
 }

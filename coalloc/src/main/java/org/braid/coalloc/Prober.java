@@ -2,11 +2,14 @@ package org.braid.coalloc;
 
 import java.io.IOException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.ToDoubleFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,10 +46,11 @@ final class Prober {
       List<URI> uris,
       List<RangeSource> sources,
       ToDoubleFunction<URI> rate,
-      Ticker ticker)
+      Ticker ticker,
+      Duration limit)
       throws DownloadException {
     long probeStart = ticker.read();
-    List<Answer> answers = askAll(id, sources);
+    List<Answer> answers = askAll(id, sources, limit);
     LOG.debug(
         "[{}] probed {} replicas in {} ms",
         id,
@@ -68,12 +72,16 @@ final class Prober {
       } else {
         validators.put(u, v);
       }
-      if (r.dropped) {
-        LOG.warn("[{}] not using {}", id, r.dropReason);
-      }
       replicas.add(r);
     }
-    if (validators.isEmpty()) {
+    if (!validators.isEmpty()) {
+      // said once: here when the download goes on without it, else in the exception below
+      for (Replica r : replicas) {
+        if (r.dropped) {
+          LOG.warn("[{}] not using {}", id, r.dropReason);
+        }
+      }
+    } else {
       StringBuilder sb = new StringBuilder("no usable replica:");
       for (Replica r : replicas) {
         sb.append(' ').append(r.dropReason).append(';');
@@ -83,28 +91,45 @@ final class Prober {
     return new Probed(size, replicas, validators);
   }
 
-  /** Every source's answer, in order; if interrupted, the ones not in yet have neither. */
-  private static List<Answer> askAll(String id, List<RangeSource> sources) {
-    Answer[] answers = new Answer[sources.size()];
+  /**
+   * Every source's answer, in order, waiting at most {@code limit} (plus a second, so that a
+   * source's own time limit is the one reported); a source that has not answered by then, or when
+   * this thread is interrupted, has an error saying so.
+   */
+  private static List<Answer> askAll(String id, List<RangeSource> sources, Duration limit) {
+    AtomicReferenceArray<Answer> answers = new AtomicReferenceArray<>(sources.size());
     List<Thread> ts = new ArrayList<>();
     for (int i = 0; i < sources.size(); i++) {
       int k = i;
-      Thread t = new Thread(() -> answers[k] = ask(sources.get(k)), "braid-" + id + "-probe" + i);
+      Thread t =
+          new Thread(() -> answers.set(k, ask(sources.get(k))), "braid-" + id + "-probe" + i);
       t.setDaemon(true);
       ts.add(t);
       t.start();
     }
-    List<Answer> out = new ArrayList<>();
+    long deadline = System.nanoTime() + limit.toNanos() + TimeUnit.SECONDS.toNanos(1);
     try {
       for (Thread t : ts) {
-        t.join();
+        long left = deadline - System.nanoTime();
+        if (left > 0) {
+          t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+        }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    for (int i = 0; i < answers.length; i++) {
-      Answer a = answers[i];
-      out.add(a == null ? new Answer(null, null) : a);
+    List<Answer> out = new ArrayList<>();
+    for (int i = 0; i < answers.length(); i++) {
+      Answer a = answers.get(i);
+      out.add(
+          a != null
+              ? a
+              : new Answer(
+                  null,
+                  sources.get(i).uri()
+                      + ": no answer to the probe within "
+                      + limit.toSeconds()
+                      + " s"));
     }
     return out;
   }

@@ -20,6 +20,7 @@ public final class SourceOptions {
   private final String clientCertificatePassword;
   private final Path caBundle;
   private final String userAgent;
+  private final Duration probeTimeout;
 
   private SourceOptions(Builder b) {
     this.connectTimeout = b.connectTimeout;
@@ -30,6 +31,7 @@ public final class SourceOptions {
     this.clientCertificatePassword = b.clientCertificatePassword;
     this.caBundle = b.caBundle;
     this.userAgent = b.userAgent;
+    this.probeTimeout = b.probeTimeout;
   }
 
   /** A builder starting from the defaults. */
@@ -77,6 +79,14 @@ public final class SourceOptions {
     return userAgent;
   }
 
+  /**
+   * The most a probe may take, however the server answers (a trickled answer, a body that never
+   * ends): the replica is then not used.
+   */
+  public Duration probeTimeout() {
+    return probeTimeout;
+  }
+
   /** Builds {@link SourceOptions}. Not thread-safe. */
   public static final class Builder {
     private Duration connectTimeout = Duration.ofSeconds(10);
@@ -87,6 +97,7 @@ public final class SourceOptions {
     private String clientCertificatePassword;
     private Path caBundle;
     private String userAgent = "braid/0.1";
+    private Duration probeTimeout = Duration.ofSeconds(15);
 
     private Builder() {}
 
@@ -145,6 +156,17 @@ public final class SourceOptions {
     /** The User-Agent header. Default: {@code braid/0.1}. */
     public Builder userAgent(String ua) {
       this.userAgent = Objects.requireNonNull(ua, "userAgent");
+      return this;
+    }
+
+    /**
+     * The most a probe may take from the request to the last byte of the answer, whatever the
+     * server sends; a replica that has not answered by then is not used. Default: 15 s.
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder probeTimeout(Duration d) {
+      this.probeTimeout = positive(d, "probe timeout");
       return this;
     }
 

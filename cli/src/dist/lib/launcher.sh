@@ -1,0 +1,92 @@
+# shellcheck shell=bash
+# Runs the braid jar. Sourced by the installed launcher (bin/braid) and by the developer launcher
+# (./braid at the top of the source tree), which differ only in where the jar and the cache are.
+#
+#   braid_exec JAR CACHE_DIR ARGS...    runs JAR with ARGS; never returns
+#
+# Writes only into CACHE_DIR (empty: nowhere), never beside the jar, and nothing there is needed:
+# a cache that cannot be written only makes the start slower.
+# Environment: JAVA_HOME (else java from PATH); BRAID_CDS=0 (no class-data sharing);
+# BRAID_JAVA_OPTS (more JVM options); BRAID_LOG, BRAID_LOG_WIRE, BRAID_LOG_CONFIG (read by the
+# jar itself, see docs/download.md).
+
+# The cache directory of the installed launcher: systemd's CacheDirectory= for the service
+# (/var/cache/braid), else $XDG_CACHE_HOME/braid, else ~/.cache/braid; empty without a home.
+braid_cache_dir() {
+  if [ -n "${CACHE_DIRECTORY:-}" ]; then
+    braid_cache="${CACHE_DIRECTORY%%:*}"
+  elif [ -n "${XDG_CACHE_HOME:-}" ]; then
+    braid_cache="$XDG_CACHE_HOME/braid"
+  elif [ -n "${HOME:-}" ] && [ "$HOME" != / ]; then
+    braid_cache="$HOME/.cache/braid"
+  else
+    braid_cache=
+  fi
+}
+
+# Class-data sharing: a static archive of every class a download loads (the JDK's, ours and the
+# libraries'), recorded once per jar and JVM from the class list of a short local demo run
+# (127.0.0.1 only), cuts the JVM's start-up by about half. A static archive, not a dynamic one
+# (-XX:ArchiveClassesAtExit): JDK 17 leaves picocli's Java 5 class files out of dynamic archives,
+# and parsing them costs about 50 ms of every start. The archive is named after the jar's path and
+# recorded again when the jar or the java binary changes (size, time or inode); a recording that
+# failed is not tried again for the same pair, and reported once. A stale or foreign archive is
+# ignored by the JVM. Appends to braid_java_opts; never fails.
+braid_cds() {
+  local jar=$1 dir=$2 key jsa tmp list
+  [ -n "$dir" ] || return 0
+  key="$(stat -L -c '%n %s %Y %i' -- "$jar" "$braid_java_path" 2>/dev/null)" || return 0
+  mkdir -p -- "$dir" 2>/dev/null && [ -w "$dir" ] || return 0
+  jsa="$dir/${jar//[^A-Za-z0-9._-]/_}.jsa"
+  if [ ! -f "$jsa" ] || ! braid_holds "$jsa.key" "$key"; then
+    if braid_holds "$jsa.failed" "$key"; then
+      return 0
+    fi
+    tmp="$jsa.$$.tmp"
+    list="$jsa.$$.classlist"
+    if "$braid_java" -XX:DumpLoadedClassList="$list" -jar "$jar" demo --size 2 --rates 800,400 \
+          >/dev/null 2>&1 \
+        && "$braid_java" -Xshare:dump -XX:SharedClassListFile="$list" -XX:SharedArchiveFile="$tmp" \
+          -Xlog:cds=off -Xlog:cds+dynamic=off -cp "$jar" >/dev/null 2>&1 \
+        && [ -s "$tmp" ] && mv -f -- "$tmp" "$jsa" 2>/dev/null \
+        && printf '%s\n' "$key" 2>/dev/null >"$jsa.key"; then
+      rm -f -- "$jsa.failed"
+    else
+      rm -f -- "$tmp" "$jsa" "$jsa.key"
+      printf '%s\n' "$key" 2>/dev/null >"$jsa.failed" || true
+      echo "braid: could not record the class-data archive in $dir (start-up is slower; see docs/download.md)" >&2
+    fi
+    rm -f -- "$list"
+  fi
+  if [ -f "$jsa" ]; then
+    braid_java_opts+=("-XX:SharedArchiveFile=$jsa" -Xlog:cds=off -Xlog:cds+dynamic=off)
+  fi
+}
+
+# Whether file $1 holds exactly the line $2 (read without starting a process).
+braid_holds() {
+  local text=
+  [ -f "$1" ] || return 1
+  IFS= read -r -d '' text <"$1" || true
+  [ "$text" = "$2"$'\n' ]
+}
+
+braid_exec() {
+  local jar=$1 cache=$2
+  shift 2
+  braid_java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+  if ! braid_java_path="$(command -v "$braid_java")"; then
+    echo "braid: $braid_java not found: install Java 17 or newer, or set JAVA_HOME" >&2
+    exit 1
+  fi
+  braid_java_opts=()
+  if [ "${BRAID_CDS:-1}" != 0 ]; then
+    braid_cds "$jar" "$cache"
+  fi
+  if [ -n "${BRAID_JAVA_OPTS:-}" ]; then
+    local extra
+    read -r -a extra <<<"$BRAID_JAVA_OPTS"
+    braid_java_opts+=("${extra[@]}")
+  fi
+  exec "$braid_java" ${braid_java_opts[@]+"${braid_java_opts[@]}"} -jar "$jar" "$@"
+}
