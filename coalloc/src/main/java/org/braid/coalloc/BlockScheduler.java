@@ -88,7 +88,8 @@ final class BlockScheduler implements Leases {
 
   /**
    * Pieces all of whose bytes are written (in finished blocks or the written prefix of running
-   * ones) but which are not verified yet.
+   * ones) but which are neither verified nor being checked; each is handed out once, until {@link
+   * #pieceVerified} or {@link #pieceBad} reports on it.
    */
   List<Integer> piecesToVerify() {
     return read(() -> pieces.toVerify(pool.committed(), pool));

@@ -55,6 +55,7 @@ final class Engine {
       }
       return run(uris, sources);
     } finally {
+      verifier.close();
       for (RangeSource s : sources) {
         try {
           s.close();
@@ -89,20 +90,22 @@ final class Engine {
         }
       }
       // set up once the fetches run: the first digest instance loads the security providers
-      PartFile.RunningDigests hasher = part.runningDigests(algorithms());
-      new Supervisor(s, part, verifier, spec.progress(), ticker).run(hasher, workers);
-      long endNanos = ticker.read();
-      windDown(s, fetcher, workers);
-      long joinedNanos = ticker.read();
-      verifier.verify(s, part);
-      if (!s.complete()) {
-        // what a later run resumes from; a complete download is renamed in a moment, and a crash
-        // before that resumes from the last periodic checkpoint
-        part.checkpoint(s.committed());
+      try (PrefixHasher hasher =
+          new PrefixHasher(id, part.runningDigests(algorithms()), s::stablePrefix)) {
+        new Supervisor(s, part, verifier, spec.progress(), ticker).run(workers);
+        long endNanos = ticker.read();
+        windDown(s, fetcher, workers);
+        long joinedNanos = ticker.read();
+        verifier.verifyAll(s, part);
+        if (!s.complete()) {
+          // what a later run resumes from; a complete download is renamed in a moment, and a crash
+          // before that resumes from the last periodic checkpoint
+          part.checkpoint(s.committed());
+        }
+        journal.finish(s.events(), s.replicas());
+        requireComplete(s, part);
+        return finish(s, part, hasher, resumed, start, endNanos, joinedNanos);
       }
-      journal.finish(s.events(), s.replicas());
-      requireComplete(s, part);
-      return finish(s, part, hasher, resumed, start, endNanos, joinedNanos);
     }
   }
 
@@ -191,11 +194,14 @@ final class Engine {
     }
   }
 
-  /** Hashes what is left, checks the checksums, renames the file and reports. */
+  /**
+   * Hashes what is left while the data is flushed to disk, checks the checksums, renames the file
+   * and reports.
+   */
   private DownloadReport finish(
       BlockScheduler s,
       PartFile part,
-      PartFile.RunningDigests hasher,
+      PrefixHasher hasher,
       long resumed,
       Instant start,
       long endNanos,
@@ -205,20 +211,25 @@ final class Engine {
     double seconds = Math.max(1e-9, (endNanos - s.startNanos()) / 1e9);
     long tail = size - hasher.hashed();
     long hashFrom = ticker.read();
-    hasher.advance(size);
-    Map<String, String> digests = hasher.finish();
+    // durability needs the data on disk before the final name appears: flush it now, while the
+    // hasher reads the rest on its own thread, so that the two waits overlap
+    part.flush();
+    long flushedNanos = ticker.read();
+    Map<String, String> digests = hasher.finish(size);
     long hashedNanos = ticker.read();
     checkChecksums(digests, part);
     part.commit();
     LOG.info("[{}] {} complete: {} bytes in {} s", id, spec.output(), size, seconds);
     LOG.debug(
-        "[{}] after the last byte: workers stopped in {} ms, pieces and journal {} ms, last {}"
-            + " bytes hashed in {} ms, flushed and renamed in {} ms",
+        "[{}] after the last byte: workers stopped in {} ms, pieces and journal {} ms, data"
+            + " flushed in {} ms while the last {} bytes were hashed, hashing done {} ms later,"
+            + " renamed in {} ms",
         id,
         (joinedNanos - endNanos) / 1_000_000,
         (hashFrom - joinedNanos) / 1_000_000,
+        (flushedNanos - hashFrom) / 1_000_000,
         tail,
-        (hashedNanos - hashFrom) / 1_000_000,
+        (hashedNanos - flushedNanos) / 1_000_000,
         (ticker.read() - hashedNanos) / 1_000_000);
     return ReportBuilder.build(id, spec, s, resumed, start, seconds, digests);
   }

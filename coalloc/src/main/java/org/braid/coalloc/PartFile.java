@@ -295,9 +295,21 @@ final class PartFile implements Closeable {
     return d.values().get(algorithm);
   }
 
-  /** Closes the part file and gives it its final name; deletes the control file. */
+  /**
+   * Flushes the data written so far to the storage device (the file's size is on it since the part
+   * file was preallocated, so its data is all a later read needs).
+   */
+  void flush() throws IOException {
+    ch.force(false);
+  }
+
+  /**
+   * Flushes the data (next to nothing after {@link #flush}), closes the part file and gives it its
+   * final name; deletes the control file. A crash before the rename leaves the part file; after it,
+   * the final name holds the flushed data.
+   */
   void commit() throws IOException {
-    ch.force(true);
+    ch.force(false);
     ch.close();
     try {
       Files.move(part, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

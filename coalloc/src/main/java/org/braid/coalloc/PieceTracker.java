@@ -19,6 +19,9 @@ final class PieceTracker {
   /** Bad pieces whose block is still being fetched: rejected once the block stops. */
   private final BitSet rejecting = new BitSet();
 
+  /** Pieces handed out to be checked and not reported on yet. */
+  private final BitSet checking = new BitSet();
+
   /** Replicas that wrote bytes of each piece not yet verified (bounded by pieces in flight). */
   private final Map<Integer, BitSet> writers = new HashMap<>();
 
@@ -57,8 +60,10 @@ final class PieceTracker {
   }
 
   /**
-   * Pieces all of whose bytes are committed but which are not verified yet; a piece waiting to be
-   * rejected only once its bytes are done (its block stopped).
+   * Pieces all of whose bytes are committed but which are neither verified nor being checked; a
+   * piece waiting to be rejected only once its bytes are done (its block stopped). Each piece
+   * returned counts as being checked until {@link #verified}, {@link #reject} or {@link
+   * #rejectLater} reports on it, so that checks running in parallel never check one piece twice.
    */
   List<Integer> toVerify(RangeSet committed, RangePool pool) {
     List<Integer> out = new ArrayList<>();
@@ -74,7 +79,9 @@ final class PieceTracker {
         }
         if (pr.start() >= r.start()
             && pr.end() <= r.end()
+            && !checking.get(i)
             && (!rejecting.get(i) || pool.isDone(pr))) {
+          checking.set(i);
           out.add(i);
         }
       }
@@ -84,17 +91,20 @@ final class PieceTracker {
 
   /** Piece {@code i} matched its digest. */
   void verified(int i) {
+    checking.clear(i);
     verified.set(i);
     writers.remove(i);
   }
 
   /** Piece {@code i} is bad but its block still runs: reject it once the block stopped. */
   void rejectLater(int i) {
+    checking.clear(i);
     rejecting.set(i);
   }
 
   /** Piece {@code i} is rejected: returns the replicas that wrote bytes of it, or null. */
   BitSet reject(int i) {
+    checking.clear(i);
     rejecting.clear(i);
     return writers.remove(i);
   }

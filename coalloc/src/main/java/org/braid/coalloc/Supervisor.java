@@ -8,18 +8,15 @@ import java.util.function.Consumer;
 /**
  * Watches a running download from the caller's thread until the last byte is in, the download
  * fails, or every worker stopped: on each pass (at least every 100 ms) it verifies the pieces
- * written, hashes a bounded step of the stable leading bytes, and on its {@link Ticker}'s time
- * checkpoints the control file every second and reports progress every 200 ms (the journal is
- * written once, when the run ends).
+ * written, and on its {@link Ticker}'s time checkpoints the control file every second and reports
+ * progress every 200 ms (the journal is written once, when the run ends). The whole-file digests
+ * are fed by a {@link PrefixHasher} on a thread of its own.
  */
 final class Supervisor {
   /** Longest wait for a change before a pass. */
   private static final long PASS_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
   private static final long CHECKPOINT_NANOS = TimeUnit.SECONDS.toNanos(1);
-
-  /** The most the supervisor hashes per pass (about 30 ms with SHA-256 instructions). */
-  private static final long HASH_STEP = 64L << 20;
 
   private static final long PROGRESS_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
@@ -46,7 +43,7 @@ final class Supervisor {
   }
 
   /** Runs the passes until the download is complete, failed, or without live workers. */
-  void run(PartFile.RunningDigests hasher, List<Thread> workers) throws IOException {
+  void run(List<Thread> workers) throws IOException {
     long lastCheckpoint = ticker.read();
     while (!s.complete() && s.failure() == null && workers.stream().anyMatch(Thread::isAlive)) {
       s.awaitChange(PASS_NANOS);
@@ -55,9 +52,6 @@ final class Supervisor {
         break;
       }
       pieces.verify(s, part);
-      // hash the final leading bytes now, a bounded step per pass, so that little is left at the
-      // end
-      hasher.advance(Math.min(s.stablePrefix(), hasher.hashed() + HASH_STEP));
       long now = ticker.read();
       if (now - lastCheckpoint >= CHECKPOINT_NANOS) {
         part.checkpoint(s.committed());
