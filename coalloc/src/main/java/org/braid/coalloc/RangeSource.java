@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.channels.ReadableByteChannel;
+import org.braid.coalloc.xrootd.XrootdRangeSource;
 
 /**
  * One replica that can deliver any byte range of the file. Implementations are thread-safe: a
@@ -27,6 +28,16 @@ public interface RangeSource extends Closeable {
    * Asks the replica for its size and validators. Later {@link #open} calls check their responses
    * against the answer.
    *
+   * <p>A source whose protocol can tell the file's whole-file checksums (HTTP {@code Digest} and
+   * {@code Repr-Digest}, GridFTP {@code CKSM}, an XRootD checksum query) puts them in {@link
+   * Validators#checksums()}, normalised by {@link Checksum}: the download then drops replicas that
+   * publish another value of the same algorithm (another version of the file) before fetching a
+   * byte, and verifies the finished file against the agreed value; a checksum the user gave wins. A
+   * source that cannot answer leaves the list empty; a failed checksum query is no reason to fail
+   * the probe. A source that can only send the whole file from its first byte says so with {@link
+   * Validators#ranges()} false: it then only ever gets {@link #open} calls for a range it reaches
+   * by reading from byte 0 (and discarding the bytes before the range).
+   *
    * @throws SourceException if the replica cannot be reached or does not support ranges
    * @throws IOException on other I/O failures
    */
@@ -43,7 +54,8 @@ public interface RangeSource extends Closeable {
   ReadableByteChannel open(long offset, long length) throws IOException;
 
   /**
-   * Opens a source for the URL: {@code http}, {@code https}, {@code gsiftp}, {@code ftp} and {@code
+   * Opens a source for the URL: {@code http}, {@code https}, {@code davs} and {@code dav} (WebDAV,
+   * read as HTTPS and HTTP), {@code gsiftp}, {@code ftp}, {@code root}, {@code roots} and {@code
    * file} are supported.
    *
    * @throws IllegalArgumentException if the scheme is not supported
@@ -54,19 +66,24 @@ public interface RangeSource extends Closeable {
     switch (scheme) {
       case "http":
       case "https":
+      case "dav":
+      case "davs":
         return new HttpRangeSource(uri, options);
       case "file":
         return new FileRangeSource(uri);
       case "gsiftp":
       case "ftp":
         return new GridFtpRangeSource(uri, options);
+      case "root":
+      case "roots":
+        return new XrootdRangeSource(uri, options, () -> HttpRangeSource.sslContext(options));
       default:
         throw new IllegalArgumentException(
             "unsupported URL scheme '"
                 + scheme
                 + "' in "
                 + uri
-                + " (use http, https, gsiftp, ftp or file)");
+                + " (use http, https, davs, gsiftp, ftp, root, roots or file)");
     }
   }
 }

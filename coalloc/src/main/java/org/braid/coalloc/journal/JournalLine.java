@@ -105,7 +105,8 @@ public record JournalLine(
   public static final int VERSION = 2;
 
   /** The protocols a line may name. */
-  public static final Set<String> PROTOCOLS = Set.of("http", "https", "gsiftp", "ftp", "file");
+  public static final Set<String> PROTOCOLS =
+      Set.of("http", "https", "gsiftp", "ftp", "root", "roots", "file");
 
   private static final DateTimeFormatter ISO_MS =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);

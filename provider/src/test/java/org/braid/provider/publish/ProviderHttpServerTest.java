@@ -18,6 +18,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -275,6 +276,58 @@ class ProviderHttpServerTest {
               pm.text(), "braid_provider_http_closed_connections_total{reason=\"evicted\"}"));
     }
   }
+
+  @Test
+  void headDeadline_closesAStalledHead_evenWithFreeSlots() throws Exception {
+    ProviderMetrics pm = new ProviderMetrics(() -> snap);
+    HttpLimits limits =
+        new HttpLimits(2048, 8192, 50, 16, Duration.ofMillis(300), Duration.ofSeconds(5));
+    try (ProviderHttpServer small =
+            ProviderHttpServer.start(
+                InetAddress.getLoopbackAddress(), 0, () -> snap, NO_SERIES, limits, pm);
+        Socket stalled = new Socket(InetAddress.getLoopbackAddress(), small.port())) {
+      long t0 = System.nanoTime();
+      stalled
+          .getOutputStream()
+          .write("GET /healthz HTTP/1.1\r\nHo".getBytes(StandardCharsets.US_ASCII));
+      stalled.setSoTimeout(5_000);
+      byte[] rest;
+      try {
+        rest = stalled.getInputStream().readAllBytes();
+      } catch (SocketException reset) {
+        rest = new byte[0]; // closed at once (RST)
+      }
+      long millis = (System.nanoTime() - t0) / 1_000_000;
+      assertEquals(0, rest.length, new String(rest, StandardCharsets.US_ASCII));
+      assertTrue(millis >= 300 && millis < 4_000, "closed after " + millis + " ms");
+      assertEquals(
+          1.0,
+          MetricsText.value(
+              pm.text(), "braid_provider_http_closed_connections_total{reason=\"head_timeout\"}"));
+      // a head sent in time is answered
+      try (Socket ok = new Socket(InetAddress.getLoopbackAddress(), small.port())) {
+        ok.getOutputStream()
+            .write(
+                "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+        String answer = new String(ok.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+        assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+      }
+    }
+  }
+
+  private static final SeriesSource NO_SERIES =
+      new SeriesSource() {
+        @Override
+        public List<String> names() {
+          return List.of();
+        }
+
+        @Override
+        public List<Point> points(String name) {
+          return List.of();
+        }
+      };
 
   @Test
   void start_portInUse_namesAddressAndPort() throws Exception {
