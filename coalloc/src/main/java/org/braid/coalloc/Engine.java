@@ -95,7 +95,7 @@ final class Engine {
       BlockScheduler s = schedule(probed, kept);
       Instant start = spec.clock().instant();
       Journal j = spec.journal() == null ? null : new Journal(spec.journal(), id);
-      JournalFeed journal = new JournalFeed(id, j, uris, size, start);
+      JournalFeed journal = new JournalFeed(id, j, size, start);
       Fetcher fetcher = new Fetcher(id, s, part::write, spec.guards());
       List<Thread> workers = new ArrayList<>();
       for (Flow f : s.flows()) {
@@ -107,7 +107,7 @@ final class Engine {
       try (PrefixHasher hasher =
           new PrefixHasher(id, part.runningDigests(algorithms()), s::stablePrefix)) {
         try {
-          new Supervisor(s, part, verifier, journal, spec.progress(), ticker).run(workers);
+          new Supervisor(s, part, verifier, spec.progress(), ticker).run(workers);
         } catch (IOException e) {
           // a checkpoint or a read-back failed (a full disk): stop, keeping the last checkpoint
           s.abort(
@@ -125,7 +125,7 @@ final class Engine {
           // before that resumes from the last periodic checkpoint
           lastCheckpoint(s, part);
         }
-        journal.append(s.events());
+        journal.finish(s.events(), s.replicas());
         requireComplete(s, part);
         return finish(s, part, hasher, resumed, start, endNanos, joinedNanos);
       }
