@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -54,34 +53,9 @@ public final class Broker implements AutoCloseable {
   private final Planner planner;
 
   private Broker(Builder b) {
-    Discovery discovery =
-        new HttpDiscovery(
-            b.connectTimeout,
-            b.timeout,
-            b.ttl,
-            b.failureTtl,
-            b.maxResponseBytes,
-            b.clock,
-            b.loads,
-            b.clientPeer);
-    ClientHistory history = new ClientHistory(b.journal, b.historyStore, b.forecaster, b.clock);
-    this.selector =
-        new Selector(
-            new ProviderRoutes(b.providers, b.conventional, b.providerPort),
-            discovery,
-            history,
-            new AdFactory(history, b.clientPeer),
-            b.clock);
-    this.planner =
-        new Planner(
-            new Planner.Options(
-                // in declaration order: a host in two bottlenecks goes to the first
-                Collections.unmodifiableMap(new LinkedHashMap<>(b.bottlenecks)),
-                b.learnBottlenecks,
-                b.fraction,
-                b.maxSources,
-                b.clientCapacity),
-            history);
+    ClientHistory history = BrokerParts.history(b);
+    this.selector = BrokerParts.selector(b, history);
+    this.planner = BrokerParts.planner(b, history);
   }
 
   /** A builder with the defaults stated on each option. */
@@ -173,38 +147,39 @@ public final class Broker implements AutoCloseable {
 
   /** Options for a {@link Broker}. Not thread-safe. */
   public static final class Builder {
-    private InstantSource clock = InstantSource.system();
-    private Duration timeout = Duration.ofSeconds(2);
-    private Duration connectTimeout = Duration.ofSeconds(1);
-    private Duration ttl = Duration.ofMinutes(1);
-    private Duration failureTtl = Duration.ofSeconds(10);
-    private long maxResponseBytes = 4L << 20;
-    private int providerPort = ProviderApi.DEFAULT_PORT;
-    private boolean conventional = true;
-    private final Map<String, URI> providers = new HashMap<>();
-    private Path journal;
-    private Path historyStore;
-    private Forecaster forecaster = Forecaster.builder().build();
-    private String clientPeer;
-    private final Map<String, Planner.Bottleneck> bottlenecks = new LinkedHashMap<>();
-    private boolean learnBottlenecks = true;
-    private double fraction = 0.95;
-    private int maxSources = 8;
-    private boolean loads = true;
-    private double clientCapacity = Double.POSITIVE_INFINITY;
+    InstantSource clock = InstantSource.system();
+    Duration timeout = Duration.ofSeconds(2);
+    Duration connectTimeout = Duration.ofSeconds(1);
+    Duration ttl = Duration.ofMinutes(1);
+    Duration failureTtl = Duration.ofSeconds(10);
+    long maxResponseBytes = 4L << 20;
+    int providerPort = ProviderApi.DEFAULT_PORT;
+    boolean conventional = true;
+    final Map<String, URI> providers = new HashMap<>();
+    Path journal;
+    Path historyStore;
+    Forecaster forecaster = Forecaster.builder().build();
+    String clientPeer;
+    final Map<String, Planner.Bottleneck> bottlenecks = new LinkedHashMap<>();
+    boolean learnBottlenecks = true;
+    double fraction = 0.95;
+    int maxSources = 8;
+    boolean loads = true;
+    double clientCapacity = Double.POSITIVE_INFINITY;
 
     private Builder() {}
 
     /**
      * The capacity of this client's own access link, bytes per second: every transfer ends here, so
      * a plan's rate is at most this ({@link #plan}: the link from the client's access vertex in the
-     * platform graph) and the files of a batch share it ({@link #planBatch}). Default: none
-     * (unlimited).
+     * platform graph) and the files of a batch share it ({@link #planBatch}); no forecast is above
+     * it, and history samples that the saturated link held back count as lower bounds ({@link
+     * HistoryForecaster}). Default: none (unlimited).
      *
      * @throws IllegalArgumentException if not positive and finite
      */
     public Builder clientCapacity(double bytesPerSecond) {
-      requireArgument(
+      BrokerParts.requireArgument(
           bytesPerSecond > 0 && !Double.isInfinite(bytesPerSecond),
           "client capacity must be positive and finite: " + bytesPerSecond);
       this.clientCapacity = bytesPerSecond;
@@ -234,7 +209,7 @@ public final class Broker implements AutoCloseable {
      * @throws IllegalArgumentException if not positive
      */
     public Builder timeout(Duration timeout) {
-      this.timeout = positive("timeout", timeout);
+      this.timeout = BrokerParts.positive("timeout", timeout);
       return this;
     }
 
@@ -244,7 +219,7 @@ public final class Broker implements AutoCloseable {
      * @throws IllegalArgumentException if not positive
      */
     public Builder connectTimeout(Duration t) {
-      this.connectTimeout = positive("connect timeout", t);
+      this.connectTimeout = BrokerParts.positive("connect timeout", t);
       return this;
     }
 
@@ -254,7 +229,7 @@ public final class Broker implements AutoCloseable {
      * @throws IllegalArgumentException if not positive
      */
     public Builder cacheTtl(Duration ttl) {
-      this.ttl = positive("cache TTL", ttl);
+      this.ttl = BrokerParts.positive("cache TTL", ttl);
       return this;
     }
 
@@ -264,7 +239,7 @@ public final class Broker implements AutoCloseable {
      * @throws IllegalArgumentException if not positive
      */
     public Builder failureTtl(Duration ttl) {
-      this.failureTtl = positive("failure TTL", ttl);
+      this.failureTtl = BrokerParts.positive("failure TTL", ttl);
       return this;
     }
 
@@ -274,7 +249,7 @@ public final class Broker implements AutoCloseable {
      * @throws IllegalArgumentException if not positive
      */
     public Builder maxResponseBytes(long n) {
-      requireArgument(n > 0, "max response bytes must be positive: " + n);
+      BrokerParts.requireArgument(n > 0, "max response bytes must be positive: " + n);
       this.maxResponseBytes = n;
       return this;
     }
@@ -285,7 +260,8 @@ public final class Broker implements AutoCloseable {
      * @throws IllegalArgumentException if outside 1..65535
      */
     public Builder providerPort(int port) {
-      requireArgument(port >= 1 && port <= 65535, "provider port must be 1..65535: " + port);
+      BrokerParts.requireArgument(
+          port >= 1 && port <= 65535, "provider port must be 1..65535: " + port);
       this.providerPort = port;
       return this;
     }
@@ -308,7 +284,7 @@ public final class Broker implements AutoCloseable {
     public Builder provider(String host, URI url) {
       Objects.requireNonNull(host, "host");
       Objects.requireNonNull(url, "url");
-      requireArgument(
+      BrokerParts.requireArgument(
           ("http".equalsIgnoreCase(url.getScheme()) || "https".equalsIgnoreCase(url.getScheme()))
               && url.getHost() != null,
           "provider URL of " + host + " must be http(s)://HOST[:PORT]: " + url);
@@ -344,7 +320,11 @@ public final class Broker implements AutoCloseable {
       return this;
     }
 
-    /** The forecaster for journal history. Default: {@code Forecaster.builder().build()}. */
+    /**
+     * The forecaster for journal history (one sample per download and replica); below its training
+     * size the median of the last three samples forecasts ({@link HistoryForecaster}). Default:
+     * {@code Forecaster.builder().build()}.
+     */
     public Builder forecaster(Forecaster f) {
       this.forecaster = Objects.requireNonNull(f, "forecaster");
       return this;
@@ -368,10 +348,10 @@ public final class Broker implements AutoCloseable {
      */
     public Builder sharedBottleneck(String name, double capacity, Collection<String> hosts) {
       Objects.requireNonNull(name, "name");
-      requireArgument(
+      BrokerParts.requireArgument(
           capacity > 0 && !Double.isInfinite(capacity),
           "bottleneck " + name + " capacity must be positive: " + capacity);
-      requireArgument(!hosts.isEmpty(), "bottleneck " + name + " has no host");
+      BrokerParts.requireArgument(!hosts.isEmpty(), "bottleneck " + name + " has no host");
       Set<String> h = new LinkedHashSet<>();
       hosts.forEach(x -> h.add(x.toLowerCase(Locale.ROOT)));
       bottlenecks.put(name, new Planner.Bottleneck(capacity, h));
@@ -390,7 +370,8 @@ public final class Broker implements AutoCloseable {
      * @throws IllegalArgumentException if outside (0, 1]
      */
     public Builder coallocationFraction(double f) {
-      requireArgument(f > 0 && f <= 1, "co-allocation fraction must be in (0, 1]: " + f);
+      BrokerParts.requireArgument(
+          f > 0 && f <= 1, "co-allocation fraction must be in (0, 1]: " + f);
       this.fraction = f;
       return this;
     }
@@ -401,7 +382,7 @@ public final class Broker implements AutoCloseable {
      * @throws IllegalArgumentException if below 1
      */
     public Builder maxSources(int n) {
-      requireArgument(n >= 1, "max sources must be at least 1: " + n);
+      BrokerParts.requireArgument(n >= 1, "max sources must be at least 1: " + n);
       this.maxSources = n;
       return this;
     }
@@ -409,19 +390,6 @@ public final class Broker implements AutoCloseable {
     /** The broker (it starts an HTTP client; close the broker when done). */
     public Broker build() {
       return new Broker(this);
-    }
-
-    /** Caffeine's {@code requireArgument}: an IllegalArgumentException with the message. */
-    private static void requireArgument(boolean ok, String message) {
-      if (!ok) {
-        throw new IllegalArgumentException(message);
-      }
-    }
-
-    private static Duration positive(String what, Duration d) {
-      Objects.requireNonNull(d, what);
-      requireArgument(!d.isNegative() && !d.isZero(), what + " must be positive: " + d);
-      return d;
     }
   }
 }
