@@ -15,10 +15,12 @@ import org.braid.infoprovider.TransferRecord;
  * This client's history as samples: one per download and endpoint, what that replica delivered over
  * the download ({@link JournalLine#aggregate}: a version 2 line as it is, the version 1 request
  * lines of 0.x journals merged, their busy time the union of their spans). A sample is the
- * aggregate's received bytes over its busy time; one that moved fewer than {@link
- * #MIN_SAMPLE_BYTES} or was busy less than {@link #MIN_SAMPLE_MILLIS} measures the start-up of a
- * connection or a burst out of buffers, not the replica, and is left out. Records without a journal
- * line (from a store written before it kept them) are ignored.
+ * aggregate's received bytes over its busy time. One busy less than {@link #MIN_SAMPLE_MILLIS}
+ * measures a burst out of buffers (a tail request that "took" 0.000 s), and one that moved fewer
+ * than {@link #MIN_SAMPLE_BYTES} the start-up of a connection, not the replica: they are left out.
+ * The byte floor is low on purpose: a replica that slowed down delivers little in a co-allocated
+ * download, and its sample is what shows the slowdown. Records without a journal line (from a store
+ * written before it kept them) are ignored.
  *
  * <p>Not thread-safe: the {@link ClientHistory} that owns it guards it. The lists it hands out
  * never change afterwards.
@@ -26,7 +28,7 @@ import org.braid.infoprovider.TransferRecord;
 final class HistoryIndex {
 
   /** The fewest bytes a sample moved. */
-  static final long MIN_SAMPLE_BYTES = 1_000_000;
+  static final long MIN_SAMPLE_BYTES = 128 * 1024;
 
   /** The shortest busy time of a sample. */
   static final long MIN_SAMPLE_MILLIS = 200;

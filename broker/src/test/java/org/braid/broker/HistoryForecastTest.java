@@ -166,8 +166,10 @@ class HistoryForecastTest {
     records.add(v1Record("a", "x.example:80", 0, 4_000_000, s, s.plusMillis(1000)));
     records.add(
         v1Record("a", "x.example:80", 4_000_000, 4_000_000, s.plusMillis(500), s.plusMillis(1500)));
-    // 900 kB in 0.5 s: too few bytes; 5 MB in 100 ms: too short
-    records.add(v1Record("b", "x.example:80", 0, 900_000, s, s.plusMillis(500)));
+    // 100 kB in 0.5 s: too few bytes; 5 MB in 100 ms: too short
+    records.add(v1Record("b", "x.example:80", 0, 100_000, s, s.plusMillis(500)));
+    // 300 kB in 0.6 s: a slow replica's share, a sample
+    records.add(v1Record("e", "z.example:80", 0, 300_000, s, s.plusMillis(600)));
     records.add(v1Record("c", "x.example:80", 0, 5_000_000, s, s.plusMillis(100)));
     records.add(v1Record("c", "y.example:80", 0, 5_000_000, s, s.plusMillis(100)));
     index.add(records);
@@ -175,7 +177,8 @@ class HistoryForecastTest {
     assertEquals(1, x.size());
     assertEquals(8e6 / 1.5, x.get(0).bandwidth(), 1);
     assertNull(index.byEndpoint().get("http://y.example:80"));
-    assertEquals(1, index.all().size());
+    assertEquals(5e5, index.byEndpoint().get("http://z.example:80").get(0).bandwidth(), 1);
+    assertEquals(2, index.all().size());
   }
 
   /** The record the store keeps for a journal line (as the infoprovider's journal parser makes). */
