@@ -264,7 +264,8 @@ public final class Broker implements AutoCloseable {
      * @throws IllegalArgumentException if outside (0, 1]
      */
     public Builder coallocationFraction(double f) {
-      BrokerParts.requireArgument(f > 0 && f <= 1, "co-allocation fraction must be in (0, 1]: " + f);
+      BrokerParts.requireArgument(
+          f > 0 && f <= 1, "co-allocation fraction must be in (0, 1]: " + f);
       this.fraction = f;
       return this;
     }

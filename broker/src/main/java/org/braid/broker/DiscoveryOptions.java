@@ -36,10 +36,10 @@ abstract class DiscoveryOptions<B extends DiscoveryOptions<B>> {
   /**
    * Discovers through an LDAP directory (a BDII) instead of asking each provider over HTTP: one
    * subtree search under the URL's base DN reads every site's storage ads, published by {@code
-   * braid provider ldif} (GLUE 2.0 layout), cached for the {@link #cacheTtl TTL}. Each replica
-   * gets the ads of its own endpoint as over HTTP; configured and catalog providers are not used.
-   * The {@link #timeout} bounds the search, the {@link #connectTimeout} the connection. Default:
-   * none (HTTP).
+   * braid provider ldif} (GLUE 2.0 layout), cached for the {@link #cacheTtl TTL}. Each replica gets
+   * the ads of its own endpoint as over HTTP; configured and catalog providers are not used. The
+   * {@link #timeout} bounds the search, the {@link #connectTimeout} the connection. Default: none
+   * (HTTP).
    *
    * @param ldapUrl {@code ldap://HOST[:PORT]/BASE-DN} or {@code ldaps://...}, e.g. {@code
    *     ldap://bdii.example.org:2170/o=glue}
@@ -52,21 +52,22 @@ abstract class DiscoveryOptions<B extends DiscoveryOptions<B>> {
   }
 
   /**
-   * The most directory entries one search may return; a directory with more is an error rather
-   * than a partial view. Default: 50,000.
+   * The most directory entries one search may return; a directory with more is an error rather than
+   * a partial view. Default: 50,000.
    *
    * @throws IllegalArgumentException if below 1
    */
   public B directorySizeLimit(int entries) {
-    BrokerParts.requireArgument(entries >= 1, "directory size limit must be at least 1: " + entries);
+    BrokerParts.requireArgument(
+        entries >= 1, "directory size limit must be at least 1: " + entries);
     this.directorySizeLimit = entries;
     return self();
   }
 
   /**
-   * Whether to fetch each provider's latest disk utilization ({@code DiskLoad}, percent) and,
-   * with {@link #clientPeer}, its network probe towards this client ({@code NetworkBandwidth})
-   * from {@code /v1/series}, within the same timeout. Default: true.
+   * Whether to fetch each provider's latest disk utilization ({@code DiskLoad}, percent) and, with
+   * {@link #clientPeer}, its network probe towards this client ({@code NetworkBandwidth}) from
+   * {@code /v1/series}, within the same timeout. Default: true.
    */
   public B loads(boolean on) {
     this.loads = on;
@@ -74,8 +75,8 @@ abstract class DiscoveryOptions<B extends DiscoveryOptions<B>> {
   }
 
   /**
-   * The most a discovery round may take: providers that have not answered by then are skipped
-   * with a reason. Also the read timeout. Default: 2 s.
+   * The most a discovery round may take: providers that have not answered by then are skipped with
+   * a reason. Also the read timeout. Default: 2 s.
    *
    * @throws IllegalArgumentException if not positive
    */
@@ -131,7 +132,8 @@ abstract class DiscoveryOptions<B extends DiscoveryOptions<B>> {
    * @throws IllegalArgumentException if outside 1..65535
    */
   public B providerPort(int port) {
-    BrokerParts.requireArgument(port >= 1 && port <= 65535, "provider port must be 1..65535: " + port);
+    BrokerParts.requireArgument(
+        port >= 1 && port <= 65535, "provider port must be 1..65535: " + port);
     this.providerPort = port;
     return self();
   }
@@ -145,9 +147,9 @@ abstract class DiscoveryOptions<B extends DiscoveryOptions<B>> {
   /**
    * The provider of a host ({@code host} or {@code host:port} of the replica URL; a URL without a
    * path gets {@code /v1/ads}). Mapped for a {@code host:port}, a provider whose ads name no
-   * endpoint speaks for that endpoint; mapped for a host, such ads are host-level data (see
-   * {@link RankedReplica#forecastSource()}). Ads that name endpoints are matched to each
-   * replica's own either way.
+   * endpoint speaks for that endpoint; mapped for a host, such ads are host-level data (see {@link
+   * RankedReplica#forecastSource()}). Ads that name endpoints are matched to each replica's own
+   * either way.
    *
    * @throws IllegalArgumentException if the URL is not http or https with a host
    */
