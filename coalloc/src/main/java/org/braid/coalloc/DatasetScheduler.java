@@ -18,12 +18,14 @@ import org.slf4j.LoggerFactory;
  * free, to the server with the earliest expected completion: its request latency plus the bytes
  * already in flight there and the file's own, at its rate (measured once the server has been busy
  * for a second, the plan's prediction until then). A file that would take longer than the threshold
- * on the fastest server alone is co-allocated across its replicas; so is one of unknown size or
- * with a partial co-allocated download to resume. When nothing is left to start, a file still
- * running slowly on one server is fetched again from a server that would finish it in less than
- * half the time left, and whichever copy is verified first wins. Failures exclude a source for the
- * file (missing, corrupt) or back the server off (transient; six in a row drop it); a file whose
- * sources are all gone fails with every reason. Thread-safe (one lock).
+ * on the best server alone (at its share of the server's rate, at most the rate one request was
+ * measured to get) is co-allocated across its replicas, as is one of at least 4 MiB while nothing
+ * is known of that server's rate; so is one of unknown size or with a partial co-allocated download
+ * to resume. When nothing is left to start, a file still running slowly on one server is fetched
+ * again from a server that would finish it in less than half the time left, and whichever copy is
+ * verified first wins. Failures exclude a source for the file (missing, corrupt) or back the server
+ * off (transient; six in a row drop it); a file whose sources are all gone fails with every reason.
+ * Thread-safe (one lock).
  */
 final class DatasetScheduler {
   private static final Logger LOG = LoggerFactory.getLogger(DatasetScheduler.class);
@@ -33,6 +35,9 @@ final class DatasetScheduler {
 
   /** Files at least this large may be co-allocated. */
   static final long COALLOCATE_MIN = 4L << 20;
+
+  /** Whole-file requests at least this large measure the rate of one request. */
+  static final long FLOW_MIN = 256 * 1024;
 
   /** Rounds over transiently failing sources before a file fails. */
   static final int MAX_ROUNDS = 3;
@@ -162,11 +167,11 @@ final class DatasetScheduler {
     double fallback = fallbackRate();
     DatasetServer[] ss = sourceServers[i];
     ready.sort(Comparator.comparingDouble(k -> completion(ss[k], Math.max(0, size), fallback)));
-    double best = 0;
-    for (int k : ready) {
-      best = Math.max(best, ss[k].rate(fallback));
-    }
-    boolean big = size >= COALLOCATE_MIN && size / best > coallocateSeconds && ready.size() > 1;
+    DatasetServer first = ss[ready.get(0)];
+    double alone = first.latency + size / first.requestRate(fallback);
+    boolean known = first.measuredEnough() || first.predicted > 0 || first.flow > 0;
+    boolean big =
+        size >= COALLOCATE_MIN && ready.size() > 1 && (!known || alone > coallocateSeconds);
     boolean download = !st.single && (size < 0 || st.resumable || big);
     List<Integer> use = download ? ready : ready.subList(0, 1);
     List<URI> uris = new ArrayList<>();
@@ -354,6 +359,9 @@ final class DatasetScheduler {
     st.servers = o.servers();
     open--;
     double firstByte = t.firstByteNanos < 0 ? -1 : (t.firstByteNanos - t.startNanos) / 1e9;
+    if (t.servers.size() == 1 && t.firstByteNanos >= 0 && o.size() >= FLOW_MIN) {
+      t.servers.get(0).flowed(o.size() / Math.max(1e-3, (now - t.firstByteNanos) / 1e9));
+    }
     for (DatasetServer s : t.servers) {
       long b = o.servers().getOrDefault(s.key, 0L);
       if (b > 0 || t.servers.size() == 1) {

@@ -23,6 +23,10 @@ final class DatasetServer {
   final LongAdder delivered = new LongAdder();
 
   double measured;
+
+  /** The rate of one request (one file over one connection) as measured, 0 until known. */
+  double flow;
+
   long busyNanos;
   double latency;
   int running;
@@ -103,6 +107,25 @@ final class DatasetServer {
     if (streak >= 6 && dropped == null) {
       dropped = streak + " failures in a row, the last: " + reason;
     }
+  }
+
+  /**
+   * Folds one whole-file request's rate (bytes over the time from its first byte) into {@link
+   * #flow}.
+   */
+  void flowed(double bytesPerSecond) {
+    if (bytesPerSecond > 0 && Double.isFinite(bytesPerSecond)) {
+      flow = flow == 0 ? bytesPerSecond : flow + 0.3 * (bytesPerSecond - flow);
+    }
+  }
+
+  /**
+   * The rate one more request would get: its share of the server's rate, at most the rate of one
+   * request as measured (a server or path may cap each connection).
+   */
+  double requestRate(double fallback) {
+    double share = rate(fallback) / (running + 1);
+    return flow > 0 ? Math.min(share, flow) : share;
   }
 
   /** Records a request that delivered, with its latency to the first byte in seconds. */
