@@ -42,21 +42,14 @@ record DatasetPlan(List<DatasetFile> files, List<PredictedRate> rates, String no
   static DatasetPlan of(DatasetInputs in, Broker broker, String requirements) {
     Map<String, Request> requests = new LinkedHashMap<>();
     Map<String, DatasetFile> byPath = new HashMap<>();
-    List<DatasetFile> unplanned = new ArrayList<>();
+    long nominal = nominalSize(in.files());
     for (int i = 0; i < in.files().size(); i++) {
       DatasetFile f = in.files().get(i);
       CatalogFile c = in.catalog().get(i);
       byPath.put(f.path(), f);
-      if (f.size() > 0) {
-        requests.put(
-            f.path(),
-            Request.builder(c.replicas()).size(f.size()).requirements(requirements).build());
-      } else {
-        unplanned.add(f);
-      }
-    }
-    if (requests.isEmpty()) {
-      return none(in.files(), "no file of known size to plan");
+      long size = f.size() > 0 ? f.size() : f.size() == 0 ? 1 : nominal;
+      requests.put(
+          f.path(), Request.builder(c.replicas()).size(size).requirements(requirements).build());
     }
     List<MinMin.Scheduled> plan;
     try {
@@ -81,8 +74,23 @@ record DatasetPlan(List<DatasetFile> files, List<PredictedRate> rates, String no
         }
       }
     }
-    ordered.addAll(unplanned);
     return new DatasetPlan(ordered, List.copyOf(rates.values()), null);
+  }
+
+  /** The size files of unknown size are planned with: the median known size, else 1 MiB. */
+  static long nominalSize(List<DatasetFile> files) {
+    List<Long> known = new ArrayList<>();
+    int step = Math.max(1, files.size() / 1001);
+    for (int i = 0; i < files.size(); i += step) {
+      if (files.get(i).size() > 0) {
+        known.add(files.get(i).size());
+      }
+    }
+    if (known.isEmpty()) {
+      return 1L << 20;
+    }
+    known.sort(null);
+    return known.get(known.size() / 2);
   }
 
   /** The file's replicas: the plan's servers by share, largest first, then the others. */

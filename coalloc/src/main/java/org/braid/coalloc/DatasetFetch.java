@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,9 +94,23 @@ final class DatasetFetch {
       if (f.size() >= 0 && v.size() != f.size()) {
         return failed(t, src, "serves " + v.size() + " bytes, the dataset says " + f.size(), false);
       }
+      if (t.size < 0
+          && !t.duplicate
+          && v.size() >= DatasetScheduler.COALLOCATE_MIN
+          && f.sources().size() > 1) {
+        // planned without a size and large: back to the scheduler, which may co-allocate it
+        return DatasetOutcome.cancelled(v.size());
+      }
       size = v.size();
       t.size = size;
-      StreamDigests digests = new StreamDigests(StreamDigests.algorithms(f.checksums()));
+      // the dataset's checksums and those the replica publishes (its own digest of its copy)
+      List<Checksum> sums = new ArrayList<>(f.checksums());
+      for (Checksum c : v.checksums()) {
+        if (sums.stream().noneMatch(x -> x.algorithm().equals(c.algorithm()))) {
+          sums.add(c);
+        }
+      }
+      StreamDigests digests = new StreamDigests(StreamDigests.algorithms(sums));
       try (FileChannel out = create(temp)) {
         if (size > 0) {
           ReadableByteChannel ch = rs.open(0, size);
@@ -109,7 +124,7 @@ final class DatasetFetch {
         force(out);
       }
       Map<String, String> d = digests.finish();
-      Checksum bad = StreamDigests.mismatch(d, f.checksums());
+      Checksum bad = StreamDigests.mismatch(d, sums);
       if (bad != null) {
         deleteQuietly(temp);
         journal(id, src, size, start, startNanos, 0, "error: " + bad.algorithm() + " mismatch");
@@ -280,6 +295,9 @@ final class DatasetFetch {
         if (s != null && rr.bytes() > 0) {
           bytes.merge(s.key, rr.bytes(), Long::sum);
         }
+        if (s != null) {
+          feed.settle(s, rr.receivedBytes());
+        }
       }
       record(target, f.path(), r.bytes(), r.digests());
       return DatasetOutcome.ok(r.bytes(), r.digests(), bytes);
@@ -301,22 +319,36 @@ final class DatasetFetch {
     }
   }
 
-  /** Turns a co-allocated download's progress into the task's bytes and its servers' rates. */
-  private static final class RateFeed implements java.util.function.Consumer<Progress> {
+  /**
+   * Turns a co-allocated download's progress into the task's bytes and its servers' rates (an
+   * estimate from the replicas' rates while it runs, settled to the received bytes at the end).
+   */
+  private static final class RateFeed implements Consumer<Progress> {
     private final DatasetTask t;
     private final List<DatasetServer> servers;
     private final Ticker ticker;
+    private final long[] added;
     private long last;
 
     RateFeed(DatasetTask t, List<DatasetServer> servers, Ticker ticker) {
       this.t = t;
       this.servers = servers;
       this.ticker = ticker;
+      this.added = new long[servers.size()];
       this.last = ticker.read();
     }
 
+    /** Counts the bytes the server really delivered in place of the estimate added so far. */
+    synchronized void settle(DatasetServer s, long received) {
+      int k = servers.indexOf(s);
+      if (k >= 0) {
+        s.delivered.add(received - added[k]);
+        added[k] = received;
+      }
+    }
+
     @Override
-    public void accept(Progress p) {
+    public synchronized void accept(Progress p) {
       long now = ticker.read();
       double dt = (now - last) / 1e9;
       last = now;
@@ -324,7 +356,9 @@ final class DatasetFetch {
       t.received = p.bytesDone();
       List<Double> r = p.replicaRates();
       for (int k = 0; k < r.size() && k < servers.size(); k++) {
-        servers.get(k).delivered.add(Math.round(r.get(k) * dt));
+        long n = Math.round(r.get(k) * dt);
+        servers.get(k).delivered.add(n);
+        added[k] += n;
       }
     }
   }

@@ -20,9 +20,10 @@ import org.slf4j.LoggerFactory;
  * for a second, the plan's prediction until then). A file that would take longer than the threshold
  * on the best server alone (at its share of the server's rate, at most the rate one request was
  * measured to get) is co-allocated across its replicas, as is one of at least 4 MiB while nothing
- * is known of that server's rate; so is one of unknown size or with a partial co-allocated download
- * to resume. When nothing is left to start, a file still running slowly on one server is fetched
- * again from a server that would finish it in less than half the time left, and whichever copy is
+ * is known of that server's rate, and one with a partial co-allocated download to resume. A file of
+ * unknown size goes to one server, whose probe tells its size; a large one comes back to be planned
+ * again. When nothing is left to start, a file still running slowly on one server is fetched again
+ * from a server that would finish it in less than half the time left, and whichever copy is
  * verified first wins. Failures exclude a source for the file (missing, corrupt) or back the server
  * off (transient; six in a row drop it); a file whose sources are all gone fails with every reason.
  * Thread-safe (one lock).
@@ -172,7 +173,7 @@ final class DatasetScheduler {
     boolean known = first.measuredEnough() || first.predicted > 0 || first.flow > 0;
     boolean big =
         size >= COALLOCATE_MIN && ready.size() > 1 && (!known || alone > coallocateSeconds);
-    boolean download = !st.single && (size < 0 || st.resumable || big);
+    boolean download = !st.single && (st.resumable || big);
     List<Integer> use = download ? ready : ready.subList(0, 1);
     List<URI> uris = new ArrayList<>();
     List<DatasetServer> sv = new ArrayList<>();
