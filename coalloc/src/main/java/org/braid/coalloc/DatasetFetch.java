@@ -376,7 +376,10 @@ final class DatasetFetch {
     long end = spec.ticker().read() - startNanos;
     BlockEvent e = new BlockEvent(0, 0, 0, written, written, 0, end, result);
     try {
-      new Journal(spec.journal(), id).append(List.of(e), List.of(src), size, start);
+      String dropped =
+          result.equals("ok") ? null : result.substring(result.indexOf(':') + 1).trim();
+      new Journal(spec.journal(), id)
+          .append(List.of(e), List.of(new Journal.Outcome(src, dropped)), size, start);
     } catch (IOException | RuntimeException ex) {
       LOG.warn("cannot append to the journal {}: {}", spec.journal(), ex.toString());
     }
