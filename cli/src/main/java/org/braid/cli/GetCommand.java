@@ -26,18 +26,25 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code braid get}: download one file from several replicas at once. */
+/** {@code braid get}: download one file, or a whole dataset, from several replicas at once. */
 @Command(
     name = "get",
     mixinStandardHelpOptions = true,
     description = {
-      "Download one file from several replicas at once, verified and resumable.",
-      "The file is written to OUT.part and renamed to OUT when complete and verified;"
+      "Download one file (-o OUT) or a whole dataset (-d DIR) from several replicas at once,"
+          + " verified and resumable.",
+      "A file is written to OUT.part and renamed to OUT when complete and verified;"
           + " run the same command again after an interruption to resume.",
+      "A dataset (-d DIR) comes from directories listed recursively on every replica (-r URL...),"
+          + " a Metalink's files (--metalink FILE [--name GLOB]...), a catalog (--catalog FILE"
+          + " NAME: a file, a dataset or a glob) or an aria2-style input list (-i LIST). It is"
+          + " planned by the broker (Min-Min over the replicas' forecasts), fetched -j files at"
+          + " once with large files co-allocated, every file verified; files verified by an"
+          + " earlier run are skipped. Exit code 1 when some file could not be fetched.",
     },
     footer = {
       "",
-      "Exit codes:",
+      "Exit codes (one file, -o):",
       "  0  the file is complete and verified; every replica served it well",
       "  2  usage: bad options or bad input (catalog, Metalink, checksum, URL)",
       "  3  the file is complete and verified, but some replica failed and was dropped",
@@ -60,6 +67,8 @@ public final class GetCommand implements Callable<Integer>, OneLineErrors.Report
   List<String> urls = new ArrayList<>();
 
   @Mixin CatalogOptions source;
+
+  @Mixin DatasetOptions dataset;
 
   @Option(
       names = "--requirements",
@@ -90,11 +99,11 @@ public final class GetCommand implements Callable<Integer>, OneLineErrors.Report
 
   @Option(
       names = {"-o", "--output"},
-      required = true,
       paramLabel = "OUT",
       description =
-          "Output file; a directory (or a name ending in /) means the remote file's name inside"
-              + " it. Only a regular file is ever replaced, and only with --force.")
+          "Output file (one file; -d DIR for a dataset); a directory (or a name ending in /)"
+              + " means the remote file's name inside it. Only a regular file is ever replaced,"
+              + " and only with --force.")
   String output;
 
   @Option(
@@ -256,6 +265,20 @@ public final class GetCommand implements Callable<Integer>, OneLineErrors.Report
 
   @Override
   public Integer call() throws IOException {
+    if (dataset.dir != null) {
+      return new DatasetGet(this, dataset).run();
+    }
+    if (output == null) {
+      throw new IllegalArgumentException("give -o FILE for one file or -d DIR for a dataset");
+    }
+    if (dataset.recursive
+        || dataset.inputList != null
+        || dataset.concurrency != 0
+        || dataset.checksums != null
+        || dataset.clientCapacity != null) {
+      throw new IllegalArgumentException(
+          "-r, -i, -j, --checksums and --client-capacity need -d DIR (a dataset)");
+    }
     boolean fromCatalog = source.fromCatalog(urls);
     List<URI> uris = new ArrayList<>();
     List<PredictedRate> predicted = new ArrayList<>();
@@ -288,7 +311,7 @@ public final class GetCommand implements Callable<Integer>, OneLineErrors.Report
     for (String c : checksums) {
       sums.add(Checksum.parse(c));
     }
-    SourceOptions.Builder so = sourceOptions();
+    SourceOptions.Builder so = sourceOptionsBuilder();
     Download.Builder b =
         Download.builder()
             .sources(uris)
@@ -337,7 +360,12 @@ public final class GetCommand implements Callable<Integer>, OneLineErrors.Report
     return code;
   }
 
-  private SourceOptions.Builder sourceOptions() throws IOException {
+  /** The connection options: timeouts, connections per replica, credentials. */
+  SourceOptions sourceOptions() throws IOException {
+    return sourceOptionsBuilder().build();
+  }
+
+  private SourceOptions.Builder sourceOptionsBuilder() throws IOException {
     SourceOptions.Builder so =
         SourceOptions.builder()
             .connectionsPerSource(connections)
