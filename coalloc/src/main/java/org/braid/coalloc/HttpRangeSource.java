@@ -542,6 +542,11 @@ public final class HttpRangeSource implements RangeSource {
     return h == null ? null : h.getValue();
   }
 
+  /** A pipelined connection to this replica; its answers are checked as {@link #open}'s. */
+  Pipe pipe() throws SourceException {
+    return HttpPipe.open(uri, options, (r, offset, length) -> check(r, offset, length, probed));
+  }
+
   @Override
   public void close() throws IOException {
     client.close();

@@ -21,6 +21,7 @@ public final class SourceOptions {
   private final Path caBundle;
   private final String userAgent;
   private final Duration probeTimeout;
+  private final boolean pipelining;
 
   private SourceOptions(Builder b) {
     this.connectTimeout = b.connectTimeout;
@@ -32,6 +33,7 @@ public final class SourceOptions {
     this.caBundle = b.caBundle;
     this.userAgent = b.userAgent;
     this.probeTimeout = b.probeTimeout;
+    this.pipelining = b.pipelining;
   }
 
   /** A builder starting from the defaults. */
@@ -88,6 +90,14 @@ public final class SourceOptions {
   }
 
   /** Builds {@link SourceOptions}. Not thread-safe. */
+  /**
+   * Whether HTTP(S) and file sources are read with pipelined requests (see {@link
+   * Builder#pipelining}).
+   */
+  public boolean pipelining() {
+    return pipelining;
+  }
+
   public static final class Builder {
     private Duration connectTimeout = Duration.ofSeconds(10);
     private Duration stallTimeout = Duration.ofSeconds(30);
@@ -98,6 +108,7 @@ public final class SourceOptions {
     private Path caBundle;
     private String userAgent = "braid/0.1";
     private Duration probeTimeout = Duration.ofSeconds(15);
+    private boolean pipelining;
 
     private Builder() {}
 
@@ -167,6 +178,17 @@ public final class SourceOptions {
      */
     public Builder probeTimeout(Duration d) {
       this.probeTimeout = positive(d, "probe timeout");
+      return this;
+    }
+
+    /**
+     * Reads HTTP(S) and file sources with requests sent ahead of their answers on one kept
+     * connection per flow (HTTP/1.1 pipelining), sized by each flow's rate and round-trip time, so
+     * that a block boundary costs no round trip and slow start is paid once per connection.
+     * Redirects are not followed on such connections. Default: off.
+     */
+    public Builder pipelining(boolean on) {
+      this.pipelining = on;
       return this;
     }
 
