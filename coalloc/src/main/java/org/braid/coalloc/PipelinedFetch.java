@@ -63,6 +63,20 @@ final class PipelinedFetch {
     ArrayDeque<Leases.Request> sent = new ArrayDeque<>();
     Set<Lease> ended = Collections.newSetFromMap(new IdentityHashMap<>());
     while (stopped == null) {
+      if (sent.isEmpty()) {
+        // the first request before connecting: a replica that cannot be reached then fails it and
+        // backs off, instead of being asked again at once
+        Leases.Request first;
+        try {
+          first = leases.awaitRequest(f);
+        } catch (InterruptedException e) {
+          return;
+        }
+        if (first == null) {
+          return;
+        }
+        sent.add(first);
+      }
       Pipe pipe = null;
       try {
         pipe = opener.open();
