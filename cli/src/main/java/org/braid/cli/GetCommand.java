@@ -40,7 +40,9 @@ public final class GetCommand implements Callable<Integer> {
   @Parameters(
       arity = "0..*",
       paramLabel = "URL",
-      description = "Replica URLs (http, https, gsiftp, ftp, file, or a local path), best first.")
+      description =
+          "Replica URLs (http, https, gsiftp, ftp, root, roots, file, or a local path), best"
+              + " first.")
   List<String> urls = new ArrayList<>();
 
   @Mixin CatalogOptions source;

@@ -147,6 +147,10 @@ final class Journal {
         case "ftp":
           port = 21;
           break;
+        case "root":
+        case "roots":
+          port = 1094;
+          break;
         default:
           port = 0;
       }

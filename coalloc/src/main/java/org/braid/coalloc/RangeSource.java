@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.channels.ReadableByteChannel;
+import org.braid.coalloc.xrootd.XrootdRangeSource;
 
 /**
  * One replica that can deliver any byte range of the file. Implementations are thread-safe: a
@@ -54,7 +55,8 @@ public interface RangeSource extends Closeable {
 
   /**
    * Opens a source for the URL: {@code http}, {@code https}, {@code davs} and {@code dav} (WebDAV,
-   * read as HTTPS and HTTP), {@code gsiftp}, {@code ftp} and {@code file} are supported.
+   * read as HTTPS and HTTP), {@code gsiftp}, {@code ftp}, {@code root}, {@code roots} and {@code
+   * file} are supported.
    *
    * @throws IllegalArgumentException if the scheme is not supported
    */
@@ -72,13 +74,16 @@ public interface RangeSource extends Closeable {
       case "gsiftp":
       case "ftp":
         return new GridFtpRangeSource(uri, options);
+      case "root":
+      case "roots":
+        return new XrootdRangeSource(uri, options, () -> HttpRangeSource.sslContext(options));
       default:
         throw new IllegalArgumentException(
             "unsupported URL scheme '"
                 + scheme
                 + "' in "
                 + uri
-                + " (use http, https, davs, gsiftp, ftp or file)");
+                + " (use http, https, davs, gsiftp, ftp, root, roots or file)");
     }
   }
 }

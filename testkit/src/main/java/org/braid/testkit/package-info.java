@@ -2,7 +2,8 @@
  * Test support shared by Braid's modules (test scope only): {@link org.braid.testkit.RealComponent}
  * (a missing real component fails the test under {@code CI=true} and skips it elsewhere, naming how
  * to install it) and launchers for real servers on 127.0.0.1 ({@link
- * org.braid.testkit.NginxServer}, {@link org.braid.testkit.GlobusGridFtpServer}).
+ * org.braid.testkit.NginxServer}, {@link org.braid.testkit.GlobusGridFtpServer}, {@link
+ * org.braid.testkit.XrootdServer}).
  *
  * <p>A new launcher (xrootd, slapd, prometheus...) is one class here: find the executable with
  * {@link org.braid.testkit.RealComponent#executable}, pick ports with {@link

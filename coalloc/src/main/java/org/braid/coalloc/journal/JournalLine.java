@@ -67,7 +67,8 @@ public record JournalLine(
   public static final int VERSION = 1;
 
   /** The protocols a line may name. */
-  public static final Set<String> PROTOCOLS = Set.of("http", "https", "gsiftp", "ftp", "file");
+  public static final Set<String> PROTOCOLS =
+      Set.of("http", "https", "gsiftp", "ftp", "root", "roots", "file");
 
   /** The keys of a line, in the order they are written. */
   static final List<String> KEYS =

@@ -1,0 +1,449 @@
+package org.braid.coalloc.xrootd;
+
+import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import org.braid.coalloc.SourceException;
+import org.braid.coalloc.SourceOptions;
+import org.braid.coalloc.xrootd.Frame.Header;
+import org.braid.coalloc.xrootd.Frame.Response;
+
+/**
+ * One logged-in connection to an XRootD server: the handshake, kXR_protocol (switching to TLS for
+ * {@code roots://}), kXR_login and, when the server asks for it, kXR_auth by the {@code unix} or
+ * {@code host} protocol. {@link #call} sends a request and waits for its answer, waiting out
+ * kXR_wait and kXR_waitresp; kXR_redirect is returned to the caller. Every response is bounded:
+ * {@link #MAX_RESPONSE} bytes except read data, which the caller streams. One request at a time;
+ * not thread-safe.
+ */
+final class Connection implements Closeable {
+  /** The longest response this client accepts, except read data. */
+  static final int MAX_RESPONSE = 64 * 1024;
+
+  /** How many kXR_wait answers one request may get before it fails. */
+  static final int MAX_WAITS = 10;
+
+  private static final int STREAM = 1;
+  private static final int HANDSHAKE_MAGIC = 2012;
+
+  final URI replica;
+  final Target target;
+  private final Duration stall;
+  private Socket socket;
+  private DataInputStream in;
+  private OutputStream out;
+
+  private Connection(URI replica, Target target, Socket socket, Duration stall) throws IOException {
+    this.replica = replica;
+    this.target = target;
+    this.stall = stall;
+    use(socket);
+  }
+
+  private void use(Socket s) throws IOException {
+    this.socket = s;
+    this.in = new DataInputStream(s.getInputStream());
+    this.out = s.getOutputStream();
+  }
+
+  /**
+   * Connects to the target and logs in.
+   *
+   * @param replica the replica's URL, named in every failure
+   * @param tls makes the TLS context, for {@code roots://} only
+   * @throws SourceException if the server refuses or answers wrongly
+   */
+  static Connection open(URI replica, Target target, SourceOptions o, Supplier<SSLContext> tls)
+      throws IOException {
+    Socket s = new Socket();
+    try {
+      s.connect(
+          new InetSocketAddress(target.host(), target.port()), (int) o.connectTimeout().toMillis());
+      s.setSoTimeout((int) o.stallTimeout().toMillis());
+      s.setTcpNoDelay(true);
+      Connection c = new Connection(replica, target, s, o.stallTimeout());
+      c.handshake(tls);
+      c.login();
+      return c;
+    } catch (SourceException e) {
+      s.close();
+      throw e;
+    } catch (SocketTimeoutException e) {
+      s.close();
+      throw new SourceException.StalledException(
+          replica,
+          "no answer from " + target.server() + " within " + o.stallTimeout().toSeconds() + " s",
+          e);
+    } catch (IOException e) {
+      s.close();
+      throw new SourceException.ConnectionException(
+          replica, "connecting to " + target.server() + " failed: " + describe(e), e);
+    }
+  }
+
+  /** The handshake and kXR_protocol, sent together; then TLS if the target needs it. */
+  private void handshake(Supplier<SSLContext> tls) throws IOException {
+    ByteBuffer hs = ByteBuffer.allocate(20).putInt(0).putInt(0).putInt(0).putInt(4);
+    hs.putInt(HANDSHAKE_MAGIC);
+    ByteBuffer p = Frame.params().putInt(Xrd.CLIENT_PROTOCOL);
+    if (target.tls()) {
+      p.put((byte) (Xrd.FLAG_ABLE_TLS | Xrd.FLAG_WANT_TLS)).put((byte) Xrd.EXPECT_LOGIN);
+    }
+    byte[] protocol = Frame.request(STREAM, Xrd.PROTOCOL, p.array(), new byte[0]);
+    out.write(concat(hs.array(), protocol));
+    out.flush();
+    Header h = Header.of(readN(Frame.RESPONSE_HEADER));
+    if (h.status() != 0 || h.length() != 8) {
+      throw protocolError("not an XRootD server (handshake answer " + h + ")");
+    }
+    int msgval = ByteBuffer.wrap(readN(8)).getInt(4);
+    if (msgval != 0 && msgval != 1) {
+      throw protocolError("not an XRootD server (handshake server type " + msgval + ")");
+    }
+    Response r = expect(Xrd.PROTOCOL, response(nextHeader()));
+    if (r.body().length < 8) {
+      throw protocolError("kXR_protocol answer of " + r.body().length + " bytes");
+    }
+    int flags = ByteBuffer.wrap(r.body()).getInt(4);
+    if (target.tls()) {
+      if ((flags & Xrd.GOTO_TLS) == 0) {
+        throw new SourceException(
+            replica,
+            target.server() + " does not offer TLS (roots:// needs xrd.tls on the server)",
+            false,
+            null);
+      }
+      startTls(tls.get());
+    }
+  }
+
+  private void startTls(SSLContext ctx) throws IOException {
+    SSLSocket ssl =
+        (SSLSocket)
+            ctx.getSocketFactory()
+                .createSocket(socket, target.host(), target.port(), /* autoClose= */ true);
+    SSLParameters params = ssl.getSSLParameters();
+    params.setEndpointIdentificationAlgorithm("HTTPS");
+    ssl.setSSLParameters(params);
+    ssl.startHandshake();
+    use(ssl);
+  }
+
+  private void login() throws IOException {
+    ByteBuffer p = Frame.params().putInt((int) ProcessHandle.current().pid());
+    p.put(username(System.getProperty("user.name", "braid")));
+    p.put((byte) 0).put((byte) 0).put((byte) Xrd.CAPVER_5);
+    Response r = expect(Xrd.LOGIN, call(Xrd.LOGIN, p.array(), new byte[0]));
+    if (r.body().length < 16) {
+      throw protocolError("kXR_login answer of " + r.body().length + " bytes, expected 16 or more");
+    }
+    String security = Frame.text(r.body(), 16);
+    if (!security.isEmpty()) {
+      authenticate(security);
+    }
+  }
+
+  /** kXR_auth with the first protocol the server offers that this client speaks. */
+  private void authenticate(String security) throws IOException {
+    List<String> offered = protocols(security);
+    String user = System.getProperty("user.name", "braid");
+    byte[] cred;
+    String type;
+    if (offered.contains("unix")) {
+      type = "unix";
+      cred = ("unix\0" + user + "\0").getBytes(StandardCharsets.UTF_8);
+    } else if (offered.contains("host")) {
+      type = "host";
+      cred = "host\0".getBytes(StandardCharsets.UTF_8);
+    } else {
+      throw new SourceException(
+          replica,
+          target.server()
+              + " requires XRootD authentication by "
+              + String.join(", ", offered)
+              + "; braid speaks only unix and host (or none)",
+          false,
+          null);
+    }
+    ByteBuffer p = Frame.params().position(12).put(type.getBytes(StandardCharsets.US_ASCII));
+    expect(Xrd.AUTH, call(Xrd.AUTH, p.array(), cred));
+  }
+
+  /** The protocol names of a login answer's security information ("&P=unix&P=gsi,v:1,..."). */
+  static List<String> protocols(String security) {
+    List<String> names = new ArrayList<>();
+    for (String part : security.split("&")) {
+      if (part.startsWith("P=")) {
+        int comma = part.indexOf(',');
+        names.add(part.substring(2, comma < 0 ? part.length() : comma));
+      }
+    }
+    return names;
+  }
+
+  /**
+   * Sends a request and returns its final answer: kXR_ok (parts sent as kXR_oksofar joined) or
+   * kXR_redirect. kXR_wait is waited out (at most {@link #MAX_WAITS} times, each no longer than the
+   * stall timeout) and the request sent again; kXR_waitresp waits for the asynchronous answer.
+   *
+   * @throws SourceException for kXR_error and protocol violations
+   */
+  Response call(int request, byte[] params, byte[] data) throws IOException {
+    byte[] req = Frame.request(STREAM, request, params, data);
+    send(req);
+    int waits = 0;
+    ByteArrayOutputStream parts = new ByteArrayOutputStream();
+    while (true) {
+      Header h = nextHeader();
+      Response r = response(h);
+      switch (h.status()) {
+        case Xrd.OKSOFAR:
+          if (parts.size() + r.body().length > MAX_RESPONSE) {
+            throw protocolError(
+                Xrd.requestName(request) + " answer longer than " + MAX_RESPONSE + " bytes");
+          }
+          parts.write(r.body());
+          continue;
+        case Xrd.OK:
+          if (parts.size() == 0) {
+            return r;
+          }
+          parts.write(r.body());
+          return new Response(Xrd.OK, parts.toByteArray());
+        case Xrd.REDIRECT:
+          return r;
+        case Xrd.WAIT:
+          waitOut(request, r, ++waits);
+          send(req);
+          continue;
+        case Xrd.WAITRESP:
+          awaitAsync(r);
+          continue;
+        case Xrd.ERROR:
+          throw error(request, r);
+        default:
+          throw protocolError(
+              "unexpected status " + h.status() + " in answer to " + Xrd.requestName(request));
+      }
+    }
+  }
+
+  /** Sleeps as a kXR_wait answer asks, or fails if it asks too often or for too long. */
+  void waitOut(int request, Response wait, int waits) throws IOException {
+    int seconds = Math.max(0, wait.int0());
+    String what = Xrd.requestName(request);
+    if (waits > MAX_WAITS) {
+      throw new SourceException(
+          replica, target.server() + " asked to wait " + waits + " times for " + what, true, null);
+    }
+    if (seconds > stall.toSeconds()) {
+      throw new SourceException(
+          replica,
+          target.server()
+              + " asks to wait "
+              + seconds
+              + " s for "
+              + what
+              + ", longer than the stall timeout ("
+              + wait.textAfterInt()
+              + ")",
+          true,
+          null);
+    }
+    try {
+      Thread.sleep(seconds * 1000L);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while waiting for " + target.server());
+    }
+  }
+
+  /**
+   * kXR_waitresp: the answer comes later as kXR_attn, within the seconds the server names (an upper
+   * bound, often 600: a checksum being computed); waits that long but at most ten stall timeouts,
+   * plus one stall timeout.
+   */
+  void awaitAsync(Response waitresp) throws IOException {
+    long seconds = Math.min(Math.max(0, waitresp.int0()), stall.toSeconds() * 10);
+    socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, stall.toMillis() + seconds * 1000L));
+  }
+
+  /** Sends a request without waiting. */
+  void send(int request, byte[] params, byte[] data) throws IOException {
+    send(Frame.request(STREAM, request, params, data));
+  }
+
+  private void send(byte[] req) throws IOException {
+    out.write(req);
+    out.flush();
+  }
+
+  /**
+   * The next response header for this client's stream; kXR_attn messages are skipped, and an
+   * asynchronous response (kXR_attn kXR_asynresp) is unwrapped to the response it carries.
+   */
+  Header nextHeader() throws IOException {
+    while (true) {
+      Header h = Header.of(readN(Frame.RESPONSE_HEADER));
+      if (h.status() != Xrd.ATTN) {
+        checkStream(h);
+        return h;
+      }
+      if (h.length() < 4 || h.length() > Integer.MAX_VALUE - 16) {
+        throw protocolError("kXR_attn of " + h.length() + " bytes");
+      }
+      int action = in.readInt();
+      if (action == Xrd.ASYNRESP && h.length() >= 16) {
+        in.readInt(); // reserved
+        Header inner = Header.of(readN(Frame.RESPONSE_HEADER));
+        if (inner.length() != h.length() - 16) {
+          throw protocolError("kXR_asynresp of " + h.length() + " bytes carries " + inner);
+        }
+        checkStream(inner);
+        socket.setSoTimeout((int) stall.toMillis());
+        return inner;
+      }
+      if (h.length() - 4 > MAX_RESPONSE) {
+        throw protocolError("kXR_attn of " + h.length() + " bytes");
+      }
+      readN(h.length() - 4); // a message for the client's log: nothing to do
+    }
+  }
+
+  private void checkStream(Header h) throws SourceException {
+    if (h.streamId() != STREAM) {
+      throw protocolError("answer for stream " + h.streamId() + ", expected " + STREAM);
+    }
+    if (h.length() < 0) {
+      throw protocolError("negative answer length " + h.length());
+    }
+  }
+
+  /** The data of a header that is not read data, at most {@link #MAX_RESPONSE} bytes. */
+  Response response(Header h) throws IOException {
+    if (h.length() > MAX_RESPONSE) {
+      throw protocolError(
+          "answer of " + h.length() + " bytes (status " + h.status() + "), limit " + MAX_RESPONSE);
+    }
+    return new Response(h.status(), readN(h.length()));
+  }
+
+  private Response expect(int request, Response r) throws SourceException {
+    if (r.status() != Xrd.OK) {
+      throw protocolError(
+          Xrd.requestName(request) + " answered with status " + r.status() + ", expected kXR_ok");
+    }
+    return r;
+  }
+
+  /** A kXR_error answer: the server refused a request; the connection stays usable. */
+  static final class Refused extends SourceException {
+    private static final long serialVersionUID = 1L;
+
+    /** The error number (kXR_NotFound, ...). */
+    final int errnum;
+
+    Refused(URI uri, String message, int errnum) {
+      super(uri, message, Xrd.retryable(errnum), null);
+      this.errnum = errnum;
+    }
+  }
+
+  /** The exception for a kXR_error answer to a request. */
+  Refused error(int request, Response r) {
+    int errnum = r.int0();
+    String text = r.textAfterInt();
+    String m =
+        Xrd.requestName(request)
+            + " failed on "
+            + target.server()
+            + ": "
+            + Xrd.errorName(errnum)
+            + (text.isEmpty() ? "" : ": " + text);
+    if (errnum == Xrd.ERR_TLS_REQUIRED) {
+      m += " (use roots://)";
+    }
+    return new Refused(replica, m, errnum);
+  }
+
+  SourceException protocolError(String what) {
+    return new SourceException(
+        replica, "XRootD protocol error from " + target.server() + ": " + what, false, null);
+  }
+
+  /** The stream of answers, for read data. */
+  InputStream input() {
+    return in;
+  }
+
+  byte[] readN(int n) throws IOException {
+    byte[] b = new byte[n];
+    try {
+      in.readFully(b);
+    } catch (EOFException e) {
+      throw new SourceException.ConnectionException(
+          replica, target.server() + " closed the connection", e);
+    }
+    return b;
+  }
+
+  /** Closes the file handle (best effort, one second at most) and the connection. */
+  void closeFile(byte[] handle) {
+    try {
+      socket.setSoTimeout(1000);
+      ByteBuffer p = Frame.params().put(handle);
+      call(Xrd.CLOSE, p.array(), new byte[0]);
+    } catch (IOException e) {
+      // closing anyway
+    }
+    close();
+  }
+
+  @Override
+  public void close() {
+    try {
+      socket.close();
+    } catch (IOException e) {
+      // dropping it anyway
+    }
+  }
+
+  /** The login name field: 8 bytes, the user's name cut short and limited to safe characters. */
+  static byte[] username(String user) {
+    byte[] b = new byte[8];
+    String safe = user.replaceAll("[^A-Za-z0-9_.-]", "");
+    byte[] u = (safe.isEmpty() ? "braid" : safe).getBytes(StandardCharsets.US_ASCII);
+    System.arraycopy(u, 0, b, 0, Math.min(8, u.length));
+    return b;
+  }
+
+  static String describe(IOException e) {
+    String m = e.getMessage();
+    return e.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] c = new byte[a.length + b.length];
+    System.arraycopy(a, 0, c, 0, a.length);
+    System.arraycopy(b, 0, c, a.length, b.length);
+    return c;
+  }
+}

@@ -1,0 +1,203 @@
+package org.braid.coalloc.xrootd;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+import javax.net.ssl.SSLContext;
+import org.braid.coalloc.Checksum;
+import org.braid.coalloc.RangeSource;
+import org.braid.coalloc.SourceException;
+import org.braid.coalloc.SourceOptions;
+import org.braid.coalloc.Validators;
+import org.braid.coalloc.xrootd.Frame.Response;
+
+/**
+ * An XRootD replica ({@code root://host[:port]//path}, or {@code roots://} for a connection that
+ * switches to TLS after the handshake), read with the XRootD protocol itself: handshake,
+ * kXR_protocol, kXR_login, kXR_auth ({@code unix} or {@code host} when the server asks; none
+ * otherwise), kXR_open with kXR_retstat (following kXR_redirect, at most {@value
+ * Session#MAX_REDIRECTS} times), kXR_read per range, kXR_query for the checksum and kXR_close.
+ * kXR_wait and kXR_waitresp are waited out. Each connection keeps the file open and serves one
+ * range at a time; connections are kept and reused. Every range is checked against the probe's size
+ * and modification time. Thread-safe.
+ */
+public final class XrootdRangeSource implements RangeSource {
+  private final URI uri;
+  private final SourceOptions options;
+  private final Target target;
+  private final Supplier<SSLContext> tls;
+  private final Deque<Session> idle = new ArrayDeque<>();
+  private volatile Validators probed;
+
+  /**
+   * Creates a source; connects only when asked for something.
+   *
+   * @param uri a {@code root://} or {@code roots://} URL
+   * @param options timeouts (connect, stall)
+   * @param tls makes the TLS context for {@code roots://}, called once per connection
+   * @throws IllegalArgumentException for another scheme or a URL without host or path
+   */
+  public XrootdRangeSource(URI uri, SourceOptions options, Supplier<SSLContext> tls) {
+    this.target = Target.of(uri);
+    this.uri = uri;
+    this.options = Objects.requireNonNull(options, "options");
+    this.tls = Objects.requireNonNull(tls, "tls");
+  }
+
+  @Override
+  public URI uri() {
+    return uri;
+  }
+
+  @Override
+  public String protocol() {
+    return target.tls() ? "roots" : "root";
+  }
+
+  @Override
+  public Validators probe() throws IOException {
+    Session s = take();
+    Validators v = s.validators;
+    probed = v;
+    release(s, true);
+    return v;
+  }
+
+  @Override
+  public ReadableByteChannel open(long offset, long length) throws IOException {
+    if (offset < 0 || length < 0) {
+      throw new IllegalArgumentException("range must not be negative: " + offset + "+" + length);
+    }
+    Validators p = probed;
+    if (p != null && offset + length > p.size()) {
+      throw new SourceException.BadRangeException(
+          uri,
+          "range " + offset + "+" + length + " is past the end of the file (" + p.size() + ")");
+    }
+    Session s = take();
+    if (p != null && !p.sameVersion(s.validators)) {
+      release(s, false);
+      throw new SourceException.ReplicaChangedException(
+          uri,
+          "the file changed: size "
+              + p.size()
+              + " -> "
+              + s.validators.size()
+              + ", modified "
+              + p.lastModified()
+              + " -> "
+              + s.validators.lastModified());
+    }
+    if (offset + length > s.validators.size()) {
+      release(s, true);
+      throw new SourceException.BadRangeException(
+          uri,
+          "range "
+              + offset
+              + "+"
+              + length
+              + " is past the end of the file ("
+              + s.validators.size()
+              + ")");
+    }
+    return new RangeBody(uri, s, this::release, offset, length, options.stallTimeout());
+  }
+
+  /**
+   * The checksum the server has for the file (kXR_query kXR_Qcksum), in the algorithm it chooses
+   * when {@code algorithm} is null, else in that one (asked with {@code ?cks.type=}).
+   *
+   * @return the checksum, or empty if the server computes none (or none in that algorithm)
+   * @throws SourceException if the server cannot be reached or answers wrongly
+   */
+  public Optional<Checksum> checksum(String algorithm) throws IOException {
+    Session s = take();
+    boolean ok = false;
+    try {
+      String path = s.connection.target.pathWithCgi();
+      if (algorithm != null) {
+        String name = algorithm.toLowerCase(Locale.ROOT).replace("-", "");
+        path += (path.contains("?") ? "&" : "?") + "cks.type=" + name;
+      }
+      ByteBuffer p = Frame.params().putShort((short) Xrd.QUERY_CHECKSUM);
+      Response r;
+      try {
+        r = s.connection.call(Xrd.QUERY, p.array(), Frame.text(path));
+      } catch (Connection.Refused e) {
+        ok = true; // an error answer leaves the connection usable
+        if (e.errnum == Xrd.ERR_UNSUPPORTED
+            || e.errnum == Xrd.ERR_CHECKSUM
+            || e.errnum == Xrd.ERR_SERVER) {
+          return Optional.empty(); // no checksum, or none in that algorithm
+        }
+        throw e;
+      }
+      ok = true;
+      if (r.status() != Xrd.OK) {
+        return Optional.empty(); // a redirect: the checksum is elsewhere; not followed
+      }
+      return parseChecksum(s.connection, Frame.text(r.body(), 0));
+    } finally {
+      release(s, ok);
+    }
+  }
+
+  /**
+   * "adler32 0a1b2c3d" -> the checksum; empty for an algorithm braid cannot compute (crc32, ...).
+   */
+  static Optional<Checksum> parseChecksum(Connection c, String answer) throws SourceException {
+    String[] f = answer.trim().split("\\s+");
+    if (f.length != 2) {
+      throw c.protocolError("unusable checksum answer '" + answer + "'");
+    }
+    try {
+      Checksum.normalise(f[0]);
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(new Checksum(f[0], f[1]));
+    } catch (IllegalArgumentException e) {
+      throw c.protocolError("unusable checksum answer '" + answer + "': " + e.getMessage());
+    }
+  }
+
+  private Session take() throws IOException {
+    synchronized (idle) {
+      Session s = idle.poll();
+      if (s != null) {
+        return s;
+      }
+    }
+    return Session.open(uri, target, options, tls);
+  }
+
+  private void release(Session s, boolean reusable) {
+    if (reusable) {
+      synchronized (idle) {
+        idle.push(s);
+      }
+    } else {
+      s.connection.close();
+    }
+  }
+
+  @Override
+  public void close() {
+    Session[] all;
+    synchronized (idle) {
+      all = idle.toArray(new Session[0]);
+      idle.clear();
+    }
+    for (Session s : all) {
+      s.close();
+    }
+  }
+}
