@@ -127,9 +127,9 @@ public final class GetCommand implements Callable<Integer> {
   @Option(
       names = "--pipeline",
       description =
-          "Send HTTP(S) range requests ahead of their answers on one kept connection per flow"
+          "Send http:// range requests ahead of their answers on one kept connection per flow"
               + " (HTTP/1.1 pipelining), sized by rate x round-trip time; for distant replicas."
-              + " No redirects on such connections.")
+              + " No redirects on such connections; https and proxied replicas are not affected.")
   boolean pipeline;
 
   @Option(names = "--json", description = "Print the report as JSON.")

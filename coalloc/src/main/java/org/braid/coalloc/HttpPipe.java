@@ -15,15 +15,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Locale;
-import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLSocket;
-import javax.net.ssl.SSLSocketFactory;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.message.BasicClassicHttpResponse;
 
 /**
- * HTTP/1.1 pipelining to one replica over a socket of its own (RFC 9112, section 9.3): range
- * requests written ahead, answers read in order. Each answer is checked by its {@link
+ * HTTP/1.1 pipelining to one plain-http replica over a socket of its own (RFC 9112, section 9.3):
+ * range requests written ahead, answers read in order. Each answer is checked by its {@link
  * HttpRangeSource} exactly as a single request's is, must carry a {@code Content-Length} (its
  * framing) and no {@code Transfer-Encoding}, and its status and header lines stay within {@link
  * HttpLimits}, read within the connect plus the stall timeout. No redirects and no proxy: an answer
@@ -68,44 +65,27 @@ final class HttpPipe implements Pipe {
   }
 
   /**
-   * Connects to the replica (TLS for https, with the options' CA bundle and client certificate).
+   * Connects to the replica, an http URL (https stays with the pooled client and its credentials).
    *
    * @throws SourceException if the connection cannot be made
    */
   static HttpPipe open(URI uri, SourceOptions o, Check check) throws SourceException {
-    boolean tls = "https".equalsIgnoreCase(uri.getScheme());
     String host = uri.getHost();
     if (host == null) {
       throw new SourceException.ConnectionException(uri, "no host in the URL", null);
     }
     String bare = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
-    int port = uri.getPort() >= 0 ? uri.getPort() : tls ? 443 : 80;
+    int port = uri.getPort() >= 0 ? uri.getPort() : 80;
     Socket s = new Socket();
     try {
       s.setTcpNoDelay(true);
       s.connect(new InetSocketAddress(bare, port), millis(o.connectTimeout()));
       s.setSoTimeout(millis(o.stallTimeout()));
-      if (tls) {
-        SSLSocketFactory f =
-            (o.caBundle() != null || o.clientCertificate() != null
-                    ? HttpRangeSource.sslContext(o)
-                    : javax.net.ssl.SSLContext.getDefault())
-                .getSocketFactory();
-        SSLSocket ss = (SSLSocket) f.createSocket(s, bare, port, true);
-        SSLParameters p = ss.getSSLParameters();
-        p.setEndpointIdentificationAlgorithm("HTTPS");
-        ss.setSSLParameters(p);
-        ss.startHandshake();
-        s = ss;
-      }
       return new HttpPipe(uri, o, check, s);
-    } catch (IOException | java.security.GeneralSecurityException e) {
+    } catch (IOException e) {
       closeQuietly(s);
       throw new SourceException.ConnectionException(
-          uri,
-          "connect failed: "
-              + (e instanceof IOException io ? HttpRangeSource.describe(io) : e.getMessage()),
-          e);
+          uri, "connect failed: " + HttpRangeSource.describe(e), e);
     }
   }
 

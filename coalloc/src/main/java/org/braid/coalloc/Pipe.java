@@ -30,12 +30,13 @@ interface Pipe extends Closeable {
   }
 
   /**
-   * How to open pipes to the source: HTTP(S) pipelining, or for local files each answer read when
-   * its turn comes; null for sources that answer one range at a time (GridFTP, XRootD).
+   * How to open pipes to the source: HTTP pipelining ({@link HttpRangeSource#pipelinable}), or for
+   * local files each answer read when its turn comes; null for the others (https, GridFTP, XRootD),
+   * which are read one range at a time.
    */
   static Opener opener(RangeSource src) {
     if (src instanceof HttpRangeSource h) {
-      return h::pipe;
+      return h.pipelinable() ? h::pipe : null;
     }
     if (src instanceof FileRangeSource) {
       return () -> new Queued(src);

@@ -116,7 +116,7 @@ public final class SourceOptions {
 
   /** Builds {@link SourceOptions}. Not thread-safe. */
   /**
-   * Whether HTTP(S) and file sources are read with pipelined requests (see {@link
+   * Whether plain-http and file sources are read with pipelined requests (see {@link
    * Builder#pipelining}).
    */
   public boolean pipelining() {
@@ -232,10 +232,10 @@ public final class SourceOptions {
     }
 
     /**
-     * Reads HTTP(S) and file sources with requests sent ahead of their answers on one kept
-     * connection per flow (HTTP/1.1 pipelining), sized by each flow's rate and round-trip time, so
-     * that a block boundary costs no round trip and slow start is paid once per connection.
-     * Redirects are not followed on such connections. Default: off.
+     * Reads plain-http sources reached without a proxy, and file sources, with requests sent ahead
+     * of their answers on one kept connection per flow (HTTP/1.1 pipelining), sized by each flow's
+     * rate and round-trip time, so that a block boundary costs no round trip and slow start is paid
+     * once per connection. Redirects are not followed on such connections. Default: off.
      */
     public Builder pipelining(boolean on) {
       this.pipelining = on;
