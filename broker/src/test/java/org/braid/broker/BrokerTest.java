@@ -370,10 +370,11 @@ class BrokerTest {
         () -> Broker.builder().provider("h", URI.create("ftp://x/")));
   }
 
+  /** A 0.x journal line: one request, the only one of its download. */
   static String flowLine(String server, Instant s, double seconds, double rate) {
     long bytes = (long) (rate * seconds);
     return new JournalLine(
-                "d",
+                "d" + s.toEpochMilli(),
                 "http://" + server + "/f",
                 server,
                 "me",

@@ -102,7 +102,8 @@ public final class GridEnvironment {
       }
       return new Token(t, from);
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the bearer token " + from + ": " + e);
+      throw new IllegalArgumentException(
+          "cannot read the bearer token " + from + ": " + Pem.describe(e));
     }
   }
 

@@ -49,7 +49,7 @@ public record KeyMaterial(PrivateKey key, List<X509Certificate> chain, Path from
       content = Pem.readBounded(certificate);
     } catch (IOException e) {
       throw new IllegalArgumentException(
-          "cannot read client certificate " + certificate + ": " + e);
+          "cannot read client certificate " + certificate + ": " + Pem.describe(e));
     }
     KeyMaterial m =
         Pem.looksLikePem(content)
@@ -72,7 +72,8 @@ public record KeyMaterial(PrivateKey key, List<X509Certificate> chain, Path from
                     new String(Pem.readBounded(keyFile), StandardCharsets.US_ASCII), keyFile),
                 keyFile);
       } catch (IOException e) {
-        throw new IllegalArgumentException("cannot read client key " + keyFile + ": " + e);
+        throw new IllegalArgumentException(
+            "cannot read client key " + keyFile + ": " + Pem.describe(e));
       }
       keyFrom = keyFile;
     }

@@ -3,7 +3,9 @@ package org.braid.coalloc.credentials;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
@@ -39,6 +41,17 @@ final class Pem {
     String head =
         new String(content, 0, Math.min(content.length, 4096), StandardCharsets.US_ASCII).strip();
     return head.startsWith("-----BEGIN ") || head.contains("\n-----BEGIN ");
+  }
+
+  /** An I/O failure in plain words: "no such file", "permission denied", else its message. */
+  static String describe(IOException e) {
+    if (e instanceof NoSuchFileException) {
+      return "no such file";
+    }
+    if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }
 
   static byte[] readBounded(Path file) throws IOException {

@@ -47,14 +47,15 @@ public final class TrustMaterial {
                   + ")");
         }
       } else {
-        out.addAll(read(fileOrDirectory));
+        String text = new String(Pem.readBounded(fileOrDirectory), StandardCharsets.US_ASCII);
+        out.addAll(Pem.certificates(Pem.blocks(text, fileOrDirectory), fileOrDirectory));
         if (out.isEmpty()) {
           throw new IllegalArgumentException("no certificate in CA bundle " + fileOrDirectory);
         }
       }
     } catch (IOException e) {
       throw new IllegalArgumentException(
-          "cannot read CA certificates " + fileOrDirectory + ": " + e);
+          "cannot read CA certificates " + fileOrDirectory + ": " + Pem.describe(e));
     }
     return out;
   }

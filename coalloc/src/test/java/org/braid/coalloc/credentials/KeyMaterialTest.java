@@ -181,5 +181,11 @@ class KeyMaterialTest {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> TrustMaterial.load(empty));
     assertTrue(e.getMessage().contains("openssl rehash " + empty), e.getMessage());
+    e =
+        assertThrows(
+            IllegalArgumentException.class, () -> TrustMaterial.load(dir.resolve("none.pem")));
+    assertEquals(
+        "cannot read CA certificates " + dir.resolve("none.pem") + ": no such file",
+        e.getMessage());
   }
 }
