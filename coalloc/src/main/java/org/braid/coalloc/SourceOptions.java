@@ -24,6 +24,7 @@ public final class SourceOptions {
   private final Map<String, String> environment;
   private final String userAgent;
   private final Duration probeTimeout;
+  private final boolean pipelining;
 
   private SourceOptions(Builder b) {
     this.connectTimeout = b.connectTimeout;
@@ -37,6 +38,7 @@ public final class SourceOptions {
     this.environment = b.environment;
     this.userAgent = b.userAgent;
     this.probeTimeout = b.probeTimeout;
+    this.pipelining = b.pipelining;
   }
 
   /** A builder starting from the defaults. */
@@ -113,6 +115,14 @@ public final class SourceOptions {
   }
 
   /** Builds {@link SourceOptions}. Not thread-safe. */
+  /**
+   * Whether plain-http and file sources are read with pipelined requests (see {@link
+   * Builder#pipelining}).
+   */
+  public boolean pipelining() {
+    return pipelining;
+  }
+
   public static final class Builder {
     private Duration connectTimeout = Duration.ofSeconds(10);
     private Duration stallTimeout = Duration.ofSeconds(30);
@@ -125,6 +135,7 @@ public final class SourceOptions {
     private Map<String, String> environment;
     private String userAgent = "braid/0.1";
     private Duration probeTimeout = Duration.ofSeconds(15);
+    private boolean pipelining;
 
     private Builder() {}
 
@@ -217,6 +228,17 @@ public final class SourceOptions {
      */
     public Builder probeTimeout(Duration d) {
       this.probeTimeout = positive(d, "probe timeout");
+      return this;
+    }
+
+    /**
+     * Reads plain-http sources reached without a proxy, and file sources, with requests sent ahead
+     * of their answers on one kept connection per flow (HTTP/1.1 pipelining), sized by each flow's
+     * rate and round-trip time, so that a block boundary costs no round trip and slow start is paid
+     * once per connection. Redirects are not followed on such connections. Default: off.
+     */
+    public Builder pipelining(boolean on) {
+      this.pipelining = on;
       return this;
     }
 
