@@ -332,7 +332,12 @@ run_one() { # contender mb rep position plot(0|1)
         scheme=adaptive
         mapfile -t u < <(urls "$mb" | sed "s|^http://\([0-9.]*\)/|gsiftp://\1:2811$work/www/|")
       fi
-      local -a opts=(--scheme "$scheme" --json --no-journal --checksum "sha256:$(cat "$work/www/f$mb.sha256")")
+      local -a opts=(--json --no-journal --checksum "sha256:$(cat "$work/www/f$mb.sha256")")
+      if [ "$spec" = pipelined ]; then  # the default scheme with --pipeline (issue 17)
+        scheme=adaptive
+        opts+=(--pipeline)
+      fi
+      opts+=(--scheme "$scheme")
       [ -n "$k" ] && opts+=(--blocks "$k")
       if [ "$scheme" = history ]; then
         local i=0 r

@@ -172,6 +172,14 @@ public final class GetCommand implements Callable<Integer>, OneLineErrors.Report
   List<String> rates = new ArrayList<>();
 
   @Option(
+      names = "--pipeline",
+      description =
+          "Send http:// range requests ahead of their answers on one kept connection per flow"
+              + " (HTTP/1.1 pipelining), sized by rate x round-trip time; for distant replicas."
+              + " No redirects on such connections; https and proxied replicas are not affected.")
+  boolean pipeline;
+
+  @Option(
       names = "--json",
       description = "Print the report, or on failure an error object, as JSON on standard output.")
   boolean json;
@@ -369,6 +377,7 @@ public final class GetCommand implements Callable<Integer>, OneLineErrors.Report
     SourceOptions.Builder so =
         SourceOptions.builder()
             .connectionsPerSource(connections)
+            .pipelining(pipeline)
             .stallTimeout(seconds(stallTimeout, "--stall-timeout"))
             .connectTimeout(seconds(connectTimeout, "--connect-timeout"));
     String token = System.getenv("BRAID_BEARER_TOKEN");

@@ -32,7 +32,8 @@ import org.braid.coalloc.SourceOptions;
  * It writes FILES one-byte files in nested directories under DIR/a (once) and hard links under
  * DIR/b, lists both replicas recursively, merges the trees, and plans the batch with the broker's
  * Min-Min over four servers (files spread over two replica sets) with and without a client
- * capacity; it prints the time of each step and the peak heap use.
+ * capacity; it prints the time of each step and the heap in use after a full GC with all of it
+ * still referenced.
  */
 public final class DatasetScaleCheck {
   private DatasetScaleCheck() {}
@@ -91,11 +92,16 @@ public final class DatasetScaleCheck {
       }
     }
     URI first = ordered.get(0).sources().get(0);
+    System.gc();
+    long live = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    // the listing, the file list and both plans are still referenced here
+    int kept = m.files().size() + plan.size() + capped.size() + ordered.size();
     System.out.printf(
         Locale.ROOT,
         "%d files on 2 replicas (first %s): listing and merge %.2f s; Min-Min %.2f s; Min-Min with"
-            + " client capacity %.2f s; -j %d; max heap %d MiB, peak heap used %d MiB (sum of the"
-            + " heap pools' peaks)%n",
+            + " client capacity %.2f s; -j %d; max heap %d MiB; heap in use after a full GC with the"
+            + " listing and both plans live %d MiB (%d objects kept); peak of the heap pools"
+            + " %d MiB%n",
         m.files().size(),
         first,
         (t1 - t0) / 1e9,
@@ -103,6 +109,8 @@ public final class DatasetScaleCheck {
         (t3 - t2) / 1e9,
         j,
         Runtime.getRuntime().maxMemory() >> 20,
+        live >> 20,
+        kept,
         peak >> 20);
   }
 }

@@ -45,26 +45,37 @@ final class Fetcher {
   /** How often the watchdog looks at the requests' speeds. */
   private static final long WATCH_MILLIS = 200;
 
-  /** A fetch loop for the download with the given log id, with the default guards. */
+  /** The loop for sources read with pipelined requests, or null if none is. */
+  private final PipelinedFetch pipelined;
+
+  /** A fetch loop for the download with the given log id. */
   Fetcher(String id, Leases leases, Sink sink) {
-    this(id, leases, sink, Guards.DEFAULT);
+    this(id, leases, sink, false);
+  }
+
+  /** As above; with {@code pipelining}, sources that have a {@link Pipe} are read through one. */
+  Fetcher(String id, Leases leases, Sink sink, boolean pipelining) {
+    this(id, leases, sink, pipelining, Guards.DEFAULT);
   }
 
   /**
-   * A fetch loop for the download with the given log id that keeps the guards' low-speed limit (per
-   * request) and rate limit (all requests together).
+   * As above, keeping the guards' low-speed limit (per request) and rate limit (all requests
+   * together) for sources read without pipelining.
    */
-  Fetcher(String id, Leases leases, Sink sink, Guards guards) {
+  Fetcher(String id, Leases leases, Sink sink, boolean pipelining, Guards guards) {
     this.id = id;
     this.leases = leases;
     this.sink = sink;
+    this.pipelined = pipelining ? new PipelinedFetch(id, leases, sink) : null;
     this.guards = guards;
     this.throttle = new Throttle(guards.maxBytesPerSecond());
   }
 
   /** Starts a daemon thread that fetches for the flow from the source until no lease is left. */
   Thread start(Flow f, RangeSource src) {
-    Thread t = new Thread(() -> work(f, src));
+    Pipe.Opener pipe = pipelined == null ? null : Pipe.opener(src);
+    Thread t =
+        new Thread(pipe == null ? () -> work(f, src) : () -> pipelined.work(f, pipe, src.uri()));
     t.setName("braid-" + id + "-r" + f.replica.index + "c" + f.connection);
     t.setDaemon(true);
     threads.add(t);
@@ -82,6 +93,9 @@ final class Fetcher {
    * whatever still runs once the download is over (slower duplicates, stalled reads).
    */
   void stopAll(String reason) {
+    if (pipelined != null) {
+      pipelined.stopAll(reason);
+    }
     for (Map.Entry<Lease, ReadableByteChannel> e : open.entrySet()) {
       e.getKey().cancelReason = reason;
       closeQuietly(e.getValue());
@@ -105,7 +119,9 @@ final class Fetcher {
   }
 
   /** Thrown by the writer so that local disk failures are told apart from replica failures. */
-  private static final class LocalWriteException extends IOException {
+  static final class LocalWriteException extends IOException {
+    private static final long serialVersionUID = 1L;
+
     LocalWriteException(IOException cause) {
       super("cannot write the output: " + cause.getMessage(), cause);
     }
@@ -176,16 +192,7 @@ final class Fetcher {
   /** Reads the lease's chunks until its range is done, it must stop, or the channel ends. */
   private void read(Lease l, ReadableByteChannel ch, ByteBuffer buf, LowSpeed speed)
       throws IOException, InterruptedException {
-    Leases.ChunkWriter writer =
-        (pos, off, len) -> {
-          ByteBuffer d = buf.duplicate();
-          d.position(off).limit(off + len);
-          try {
-            sink.write(d, pos);
-          } catch (IOException e) {
-            throw new LocalWriteException(e);
-          }
-        };
+    Leases.ChunkWriter writer = writer(buf, sink);
     while (true) {
       if (l.cancelReason != null) {
         leases.release(l);
@@ -211,6 +218,19 @@ final class Fetcher {
       }
       speed.received(n, paused, System.nanoTime());
     }
+  }
+
+  /** Writes parts of the chunk in {@code buf} through the sink; disk failures told apart. */
+  static Leases.ChunkWriter writer(ByteBuffer buf, Sink sink) {
+    return (pos, off, len) -> {
+      ByteBuffer d = buf.duplicate();
+      d.position(off).limit(off + len);
+      try {
+        sink.write(d, pos);
+      } catch (IOException e) {
+        throw new LocalWriteException(e);
+      }
+    };
   }
 
   private void failed(Lease l, SourceException e) {

@@ -530,6 +530,20 @@ public final class HttpRangeSource implements RangeSource {
     return h == null ? null : h.getValue();
   }
 
+  /**
+   * Whether requests can be pipelined to this replica ({@link #pipe}): plain http reached directly;
+   * https (TLS, grid credentials) and replicas behind a forward proxy keep the pooled client.
+   */
+  boolean pipelinable() {
+    return "http".equalsIgnoreCase(target.getScheme())
+        && GridEnvironment.of(options.environment()).proxyFor("http", target.getHost()) == null;
+  }
+
+  /** A pipelined connection to this replica; its answers are checked as {@link #open}'s. */
+  Pipe pipe() throws SourceException {
+    return HttpPipe.open(target, options, (r, offset, length) -> check(r, offset, length, probed));
+  }
+
   @Override
   public void close() throws IOException {
     if (ownsClient) {

@@ -29,6 +29,7 @@ public final class SourceOptions {
   private final String userAgent;
   private final Duration probeTimeout;
   private final Map<String, String> headers;
+  private final boolean pipelining;
 
   private SourceOptions(Builder b) {
     this.connectTimeout = b.connectTimeout;
@@ -43,6 +44,7 @@ public final class SourceOptions {
     this.userAgent = b.userAgent;
     this.probeTimeout = b.probeTimeout;
     this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(b.headers));
+    this.pipelining = b.pipelining;
   }
 
   /** A builder starting from the defaults. */
@@ -127,6 +129,14 @@ public final class SourceOptions {
   }
 
   /** Builds {@link SourceOptions}. Not thread-safe. */
+  /**
+   * Whether plain-http and file sources are read with pipelined requests (see {@link
+   * Builder#pipelining}).
+   */
+  public boolean pipelining() {
+    return pipelining;
+  }
+
   public static final class Builder {
     private Duration connectTimeout = Duration.ofSeconds(10);
     private Duration stallTimeout = Duration.ofSeconds(30);
@@ -140,6 +150,7 @@ public final class SourceOptions {
     private String userAgent = "braid/0.1";
     private Duration probeTimeout = Duration.ofSeconds(15);
     private final Map<String, String> headers = new LinkedHashMap<>();
+    private boolean pipelining;
 
     private Builder() {}
 
@@ -260,6 +271,17 @@ public final class SourceOptions {
      */
     public Builder probeTimeout(Duration d) {
       this.probeTimeout = positive(d, "probe timeout");
+      return this;
+    }
+
+    /**
+     * Reads plain-http sources reached without a proxy, and file sources, with requests sent ahead
+     * of their answers on one kept connection per flow (HTTP/1.1 pipelining), sized by each flow's
+     * rate and round-trip time, so that a block boundary costs no round trip and slow start is paid
+     * once per connection. Redirects are not followed on such connections. Default: off.
+     */
+    public Builder pipelining(boolean on) {
+      this.pipelining = on;
       return this;
     }
 
