@@ -89,6 +89,9 @@ final class Fetcher {
     try {
       long end = l.requestEnd();
       ch = src.open(l.from, end - l.from);
+      if (ch instanceof ParallelChannel p) {
+        l.streams = p.streams();
+      }
       open.put(l, ch);
       read(l, ch, buf);
     } catch (SourceException e) {

@@ -1,6 +1,7 @@
 package org.braid.coalloc;
 
 import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -9,12 +10,16 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URLDecoder;
+import java.nio.channels.Channels;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A GridFTP (or plain FTP) replica read with partial retrieves: {@code ERET P offset length} in
@@ -24,6 +29,7 @@ import java.util.regex.Pattern;
  * are kept logged in and reused. Thread-safe.
  */
 public final class GridFtpRangeSource implements RangeSource {
+  private static final Logger LOG = LoggerFactory.getLogger(GridFtpRangeSource.class);
   private static final Pattern PASV =
       Pattern.compile("\\((\\d+),(\\d+),(\\d+),(\\d+),(\\d+),(\\d+)\\)");
 
@@ -33,6 +39,25 @@ public final class GridFtpRangeSource implements RangeSource {
   private final Deque<Session> idle = new ArrayDeque<>();
   private volatile Validators probed;
   private volatile boolean eretUnsupported;
+  private volatile boolean modeEUnsupported;
+  private final StreamTuner tuner;
+  private final GridFtpModeE.Owner owner =
+      new GridFtpModeE.Owner() {
+        @Override
+        public URI uri() {
+          return uri;
+        }
+
+        @Override
+        public Duration stallTimeout() {
+          return options.stallTimeout();
+        }
+
+        @Override
+        public void release(Session s, boolean reusable) {
+          GridFtpRangeSource.this.release(s, reusable);
+        }
+      };
 
   /**
    * Creates a source for a {@code gsiftp://} or {@code ftp://} URL.
@@ -50,11 +75,17 @@ public final class GridFtpRangeSource implements RangeSource {
     this.uri = uri;
     this.options = options;
     this.path = URLDecoder.decode(uri.getRawPath(), StandardCharsets.UTF_8);
+    this.tuner = new StreamTuner(options.gridFtpStreams());
   }
 
   @Override
   public URI uri() {
     return uri;
+  }
+
+  /** The stream count chooser of this server. */
+  StreamTuner tuner() {
+    return tuner;
   }
 
   @Override
@@ -87,7 +118,18 @@ public final class GridFtpRangeSource implements RangeSource {
     if (offset < 0 || length < 0) {
       throw new IllegalArgumentException("range must not be negative: " + offset + "+" + length);
     }
-    Session s = take();
+    if (!modeEUnsupported && !eretUnsupported) {
+      if (length == 0) {
+        return Channels.newChannel(new ByteArrayInputStream(new byte[0]));
+      }
+      try {
+        return GridFtpModeE.open(owner, take(), path, offset, length, tuner, options.tcpBuffer());
+      } catch (GridFtpModeE.Unsupported e) {
+        LOG.info("{}: {}; reading in stream mode over one connection", uri, e.getMessage());
+        modeEUnsupported = true;
+      }
+    }
+    Session s = takeStreamMode();
     Socket data = null;
     try {
       Reply pasv = s.command("PASV");
@@ -154,7 +196,18 @@ public final class GridFtpRangeSource implements RangeSource {
     return login();
   }
 
-  private void release(Session s, boolean reusable) {
+  /** A session in stream mode: idle ones switched to MODE E are dropped. */
+  private Session takeStreamMode() throws IOException {
+    while (true) {
+      Session s = take();
+      if (s.modeE == null) {
+        return s;
+      }
+      s.close();
+    }
+  }
+
+  void release(Session s, boolean reusable) {
     if (reusable) {
       synchronized (idle) {
         idle.push(s);
@@ -214,7 +267,7 @@ public final class GridFtpRangeSource implements RangeSource {
   }
 
   /** One reply: code and text (the last line's text for multi-line replies). */
-  private record Reply(int code, String text) {
+  record Reply(int code, String text) {
     @Override
     public String toString() {
       return code + " " + text;
@@ -222,10 +275,13 @@ public final class GridFtpRangeSource implements RangeSource {
   }
 
   /** A logged-in control connection. */
-  private final class Session {
+  final class Session {
     final Socket sock;
     final BufferedReader in;
     final OutputStream out;
+
+    /** Its MODE E data connections, once switched to extended block mode. */
+    ModeEChannels modeE;
 
     Session(Socket sock) throws IOException {
       this.sock = sock;
@@ -269,6 +325,9 @@ public final class GridFtpRangeSource implements RangeSource {
     }
 
     void close() {
+      if (modeE != null) {
+        modeE.close();
+      }
       try {
         sock.close();
       } catch (IOException e) {

@@ -124,7 +124,7 @@ final class Journal {
             fileSize,
             start.plusNanos(e.startNanos()).truncatedTo(ChronoUnit.MILLIS),
             start.plusNanos(e.endNanos()).truncatedTo(ChronoUnit.MILLIS),
-            1,
+            e.streams(),
             uri.getScheme().toLowerCase(Locale.ROOT),
             result)
         .toLine();
