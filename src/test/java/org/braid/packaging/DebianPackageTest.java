@@ -1,5 +1,6 @@
 package org.braid.packaging;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -61,7 +62,11 @@ class DebianPackageTest {
     Path ctrl = tmp.resolve("DEBIAN");
     dpkgDeb("-e", deb.toString(), ctrl.toString());
     assertEquals(
-        List.of("/etc/braid/provider.yaml", "/etc/braid/logback.xml"),
+        List.of(
+            "/etc/braid/provider.yaml",
+            "/etc/braid/logback.xml",
+            "/etc/ldap/schema/braid-figure3.schema",
+            "/etc/ldap/schema/braid-figure3.ldif"),
         Files.readAllLines(ctrl.resolve("conffiles")));
     for (String s : List.of("postinst", "prerm", "postrm")) {
       assertTrue(Files.isExecutable(ctrl.resolve(s)), s + " is executable");
@@ -81,6 +86,8 @@ class DebianPackageTest {
             "l\\S+ root/root .* \\./usr/share/braid/etc -> \\.\\./\\.\\./\\.\\./etc/braid",
             "-rw-r--r-- root/root .* \\./etc/braid/provider\\.yaml",
             "-rw-r--r-- root/root .* \\./etc/braid/logback\\.xml",
+            "-rw-r--r-- root/root .* \\./etc/ldap/schema/braid-figure3\\.schema",
+            "-rw-r--r-- root/root .* \\./etc/ldap/schema/braid-figure3\\.ldif",
             "-rw-r--r-- root/root .* \\." + UNIT.replace(".", "\\."),
             "d\\S+ root/root .* \\./var/lib/braid-provider/",
             "-rw-r--r-- root/root .* \\./usr/share/doc/braid/provider\\.md")) {
@@ -95,6 +102,15 @@ class DebianPackageTest {
     Path root = Files.createDirectories(tmp.resolve("root"));
     dpkgDeb("-x", deb.toString(), root.toString());
     return root;
+  }
+
+  @Test
+  void ldapSchema_besideTheSchemasSlapdIncludes_isTheProvidersOwn() throws Exception {
+    Path schemaDir = unpacked().resolve("etc/ldap/schema");
+    for (Map.Entry<String, byte[]> f : Install.ldapSchema().entrySet()) {
+      assertArrayEquals(
+          f.getValue(), Files.readAllBytes(schemaDir.resolve(f.getKey())), f.getKey());
+    }
   }
 
   @Test

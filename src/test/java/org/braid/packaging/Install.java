@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -17,6 +18,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.braid.provider.publish.Figure3Schema;
 import org.braid.testkit.RealComponent;
 
 /**
@@ -27,6 +29,23 @@ import org.braid.testkit.RealComponent;
 final class Install {
 
   private Install() {}
+
+  /**
+   * Braid's LDAP schema files as the packages ship them, each with its bytes as the provider's jar
+   * holds them (the schema that {@code DirectorySystemTest} loads into a real slapd).
+   */
+  static Map<String, byte[]> ldapSchema() throws IOException {
+    Map<String, byte[]> files = new TreeMap<>();
+    for (String resource : List.of(Figure3Schema.RESOURCE, Figure3Schema.LDIF_RESOURCE)) {
+      try (InputStream in = Figure3Schema.class.getResourceAsStream(resource)) {
+        if (in == null) {
+          fail("no " + resource + " on the class path");
+        }
+        files.put(resource.substring(resource.lastIndexOf('/') + 1), in.readAllBytes());
+      }
+    }
+    return files;
+  }
 
   /** cli/target, where the cli module's package phase leaves the tarball and the .deb. */
   static Path distDir() {

@@ -1,5 +1,6 @@
 package org.braid.packaging;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -70,6 +71,10 @@ class TarballInstallTest {
             "doc/provider.md",
             "doc/README.md")) {
       assertTrue(Files.isRegularFile(home.resolve(f)), "tarball has " + f);
+    }
+    for (Map.Entry<String, byte[]> f : Install.ldapSchema().entrySet()) {
+      assertArrayEquals(
+          f.getValue(), Files.readAllBytes(home.resolve("ldap").resolve(f.getKey())), f.getKey());
     }
     assertTrue(Files.isExecutable(home.resolve("bin/braid")), "bin/braid is executable");
     Install.chmodReadOnly(home);

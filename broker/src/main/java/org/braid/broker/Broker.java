@@ -1,5 +1,6 @@
 package org.braid.broker;
 
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,19 +56,32 @@ public final class Broker implements AutoCloseable {
 
   private Broker(Builder b) {
     Discovery discovery =
-        new HttpDiscovery(
-            b.connectTimeout,
-            b.timeout,
-            b.ttl,
-            b.failureTtl,
-            b.maxResponseBytes,
-            b.clock,
-            b.loads,
-            b.clientPeer);
+        b.directory != null
+            ? new LdapDiscovery(
+                b.directory,
+                b.connectTimeout,
+                b.timeout,
+                b.ttl,
+                b.failureTtl,
+                b.directorySizeLimit,
+                b.clock,
+                b.loads,
+                b.clientPeer)
+            : new HttpDiscovery(
+                b.connectTimeout,
+                b.timeout,
+                b.ttl,
+                b.failureTtl,
+                b.maxResponseBytes,
+                b.clock,
+                b.loads,
+                b.clientPeer);
     ClientHistory history = new ClientHistory(b.journal, b.historyStore, b.forecaster, b.clock);
     this.selector =
         new Selector(
-            new ProviderRoutes(b.providers, b.conventional, b.providerPort),
+            b.directory != null
+                ? ProviderRoutes.directory(b.directory)
+                : new ProviderRoutes(b.providers, b.conventional, b.providerPort),
             discovery,
             history,
             new AdFactory(history, b.clientPeer),
@@ -150,6 +164,22 @@ public final class Broker implements AutoCloseable {
     return planner.planBatch(requests, this::plan);
   }
 
+  /**
+   * Reads the directory now, with its one subtree search (a broker built with {@link
+   * Builder#directory}), so that an unreachable server, a bad base DN or a directory without Braid
+   * entries shows as an exception here instead of as a note on every replica; the answer is cached
+   * for the next {@link #select} like any other.
+   *
+   * @throws IllegalStateException if the broker discovers over HTTP
+   * @throws IOException with a one-line reason naming the directory
+   */
+  public void refreshDirectory() throws IOException {
+    if (!(selector.discovery() instanceof LdapDiscovery d)) {
+      throw new IllegalStateException("this broker discovers over HTTP, not through a directory");
+    }
+    d.refresh();
+  }
+
   /** Puts a provider answer into the cache (benchmarks and tests). */
   void prime(ProviderAnswer a) {
     selector.prime(a);
@@ -192,8 +222,40 @@ public final class Broker implements AutoCloseable {
     private int maxSources = 8;
     private boolean loads = true;
     private double clientCapacity = Double.POSITIVE_INFINITY;
+    private URI directory;
+    private int directorySizeLimit = 50_000;
 
     private Builder() {}
+
+    /**
+     * Discovers through an LDAP directory (a BDII) instead of asking each provider over HTTP: one
+     * subtree search under the URL's base DN reads every site's storage ads, published by {@code
+     * braid provider ldif} (GLUE 2.0 layout), cached for the {@link #cacheTtl TTL}. Each replica
+     * gets the ads of its own endpoint as over HTTP; configured and catalog providers are not used.
+     * The {@link #timeout} bounds the search, the {@link #connectTimeout} the connection. Default:
+     * none (HTTP).
+     *
+     * @param ldapUrl {@code ldap://HOST[:PORT]/BASE-DN} or {@code ldaps://...}, e.g. {@code
+     *     ldap://bdii.example.org:2170/o=glue}
+     * @throws IllegalArgumentException if the URL is not such a URL
+     */
+    public Builder directory(URI ldapUrl) {
+      LdapDiscovery.parse(Objects.requireNonNull(ldapUrl, "ldapUrl"));
+      this.directory = ldapUrl;
+      return this;
+    }
+
+    /**
+     * The most directory entries one search may return; a directory with more is an error rather
+     * than a partial view. Default: 50,000.
+     *
+     * @throws IllegalArgumentException if below 1
+     */
+    public Builder directorySizeLimit(int entries) {
+      requireArgument(entries >= 1, "directory size limit must be at least 1: " + entries);
+      this.directorySizeLimit = entries;
+      return this;
+    }
 
     /**
      * The capacity of this client's own access link, bytes per second: every transfer ends here, so

@@ -27,6 +27,7 @@ final class ProviderRoutes {
   private final Map<String, URI> providers;
   private final boolean conventional;
   private final int port;
+  private final URI directory;
 
   /**
    * @param providers provider URLs by lower-case {@code host} or {@code host:port}
@@ -34,13 +35,31 @@ final class ProviderRoutes {
    * @param port the port of conventional URLs
    */
   ProviderRoutes(Map<String, URI> providers, boolean conventional, int port) {
+    this(providers, conventional, port, null);
+  }
+
+  private ProviderRoutes(
+      Map<String, URI> providers, boolean conventional, int port, URI directory) {
     this.providers = Map.copyOf(providers);
     this.conventional = conventional;
     this.port = port;
+    this.directory = directory;
+  }
+
+  /**
+   * Routes through a directory: every replica with a host is asked about by its host, in the
+   * directory ({@link LdapDiscovery#routeUrl}); catalog and configured providers are not used.
+   */
+  static ProviderRoutes directory(URI directory) {
+    return new ProviderRoutes(Map.of(), false, 0, directory);
   }
 
   /** The route for a replica, or null when there is none (a local file, or conventional off). */
   Route routeFor(Replica r) {
+    if (directory != null) {
+      String host = r.uri().getHost();
+      return host == null ? null : new Route(LdapDiscovery.routeUrl(directory, host), false);
+    }
     URI u = r.provider();
     boolean forEndpoint = true;
     if (u == null) {

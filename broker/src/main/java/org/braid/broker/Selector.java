@@ -98,6 +98,11 @@ final class Selector {
     return Ranker.rank(request, sc, built);
   }
 
+  /** The discovery (to read a directory ahead of ranking). */
+  Discovery discovery() {
+    return discovery;
+  }
+
   /** Puts a provider answer into the discovery's cache (benchmarks and tests). */
   void prime(ProviderAnswer a) {
     discovery.prime(a);

@@ -10,19 +10,26 @@ import org.braid.infoprovider.TransferLogs;
 import org.braid.infoprovider.logs.LogFormat;
 import org.braid.provider.Provider;
 import org.braid.provider.ProviderConfig;
+import org.braid.provider.publish.Glue2Ldif;
+import org.braid.provider.publish.LdifLayout;
+import org.braid.provider.publish.Snapshot;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code braid provider ldif}: the statistics as LDIF (paper 003, Figure 3). */
+/** {@code braid provider ldif}: the statistics as LDIF for an LDAP directory (a BDII). */
 @Command(
     name = "ldif",
     mixinStandardHelpOptions = true,
     description = {
-      "Print the statistics as LDIF (paper 003, Figure 3).",
-      "For a BDII or GRIS provider script. Reads the daemon's database (--config) or log files",
-      "(--format with LOG files). Bandwidths are decimal kilobytes per second (K)."
+      "Print the statistics as LDIF for an LDAP directory (a BDII's provider script).",
+      "Reads the daemon's database (--config) or log files (--format with LOG files).",
+      "Layout glue2 (default): a GLUE 2.0 storage service under GLUE2GroupID=resource,o=glue with",
+      "its endpoints and shares, and the storage ads of /v1/ads in GLUE2Extension entries (needs",
+      "only the GLUE 2.0 schema; braid rank --bdii reads them). Layout figure3: paper 003's",
+      "Figure 3, bandwidths in decimal kilobytes per second (K); needs Braid's schema",
+      "(braid-figure3.schema or .ldif, shipped with the package) and ldapadd -c."
     })
 final class ProviderLdifCommand implements Callable<Integer> {
 
@@ -52,12 +59,34 @@ final class ProviderLdifCommand implements Callable<Integer> {
       description = "Server URL to publish, e.g. gsiftp://host:2811.")
   String url;
 
+  @Option(
+      names = "--layout",
+      paramLabel = "LAYOUT",
+      defaultValue = "glue2",
+      description = "glue2 or figure3. Default: ${DEFAULT-VALUE}.")
+  String layout;
+
+  @Option(
+      names = "--site",
+      paramLabel = "NAME",
+      description =
+          "glue2: the GLUE 2.0 site (admin domain) of the service. Default: the host name's domain.")
+  String site;
+
+  @Option(
+      names = "--base",
+      paramLabel = "DN",
+      defaultValue = Glue2Ldif.DEFAULT_BASE,
+      description = "glue2: the DN the service goes under. Default: ${DEFAULT-VALUE}.")
+  String base;
+
   @Parameters(arity = "0..*", paramLabel = "LOG", description = "Log files (with --format).")
   List<Path> logs = List.of();
 
   @Override
   public Integer call() throws IOException {
-    String ldif;
+    LdifLayout l = LdifLayout.parse(layout);
+    Snapshot snap;
     if (config != null) {
       if (format != null || !logs.isEmpty()) {
         throw new IllegalArgumentException(
@@ -68,21 +97,21 @@ final class ProviderLdifCommand implements Callable<Integer> {
         c = c.withPublished(hostname, url);
       }
       try (Provider p = Provider.fromConfig(c, InstantSource.system())) {
-        ldif = p.ldif();
+        snap = p.computeFromStore();
       }
     } else {
       if (format == null || logs.isEmpty()) {
         throw new IllegalArgumentException("give --config FILE, or --format FORMAT and LOG files");
       }
       Instant now = Instant.now();
-      ldif =
-          Provider.ldif(
+      snap =
+          Provider.snapshotOf(
               TransferLogs.forecasts(LogFormat.parse(format), logs, now),
               hostname != null ? hostname : localHostName(),
               url == null ? "" : url,
               now);
     }
-    spec.commandLine().getOut().print(ldif);
+    spec.commandLine().getOut().print(l.render(snap, site, base));
     return 0;
   }
 

@@ -2,8 +2,11 @@ package org.braid.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +20,7 @@ import org.braid.broker.catalog.CatalogException;
 import org.braid.broker.catalog.Catalogs;
 import org.braid.broker.catalog.Replica;
 import org.braid.coalloc.Download;
+import org.braid.infoprovider.wire.ProviderApi;
 import org.braid.predictors.SizeClasses;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -42,7 +46,11 @@ import picocli.CommandLine.Spec;
           + "and the reason. Each replica gets the statistics of its own endpoint (scheme, host, "
           + "port, path prefix): a door the provider publishes nothing for is listed as unknown "
           + "(source none), never given another door's figures; host-level data is used only when "
-          + "nothing else exists, as source provider-host with its error widened by 100 points."
+          + "nothing else exists, as source provider-host with its error widened by 100 points.",
+      "",
+      "With --bdii the broker asks no provider: one subtree search of an LDAP directory (a BDII "
+          + "fed by braid provider ldif, GLUE 2.0 layout) reads every site's storage ads, and "
+          + "each replica gets those of its own endpoint, as over HTTP."
     })
 final class RankCommand implements Runnable {
 
@@ -96,6 +104,23 @@ final class RankCommand implements Runnable {
       names = "--no-conventional",
       description = "Do not try http://HOST:PORT/v1/ads for hosts without a known provider.")
   boolean noConventional;
+
+  @Option(
+      names = "--bdii",
+      paramLabel = "LDAP-URL",
+      description =
+          "Discover through an LDAP directory, e.g. ldap://bdii.example.org:2170/o=glue: one "
+              + "subtree search under the base DN instead of asking each provider over HTTP. "
+              + "Excludes --provider, --provider-port and --no-conventional.")
+  String bdii;
+
+  @Option(
+      names = "--bdii-size-limit",
+      paramLabel = "ENTRIES",
+      defaultValue = "50000",
+      description =
+          "With --bdii: the most directory entries read; more is an error. Default: ${DEFAULT-VALUE}.")
+  int bdiiSizeLimit;
 
   @Option(
       names = "--timeout",
@@ -157,6 +182,9 @@ final class RankCommand implements Runnable {
         throw new IllegalArgumentException("--client-capacity: " + e.getMessage(), e);
       }
     }
+    if (bdii != null) {
+      directory(b);
+    }
     for (String p : providers) {
       int eq = p.indexOf('=');
       if (eq <= 0) {
@@ -164,11 +192,18 @@ final class RankCommand implements Runnable {
       }
       b.provider(p.substring(0, eq), providerUrl(p.substring(eq + 1)));
     }
-    if (catalogProviders != null) {
+    if (catalogProviders != null && bdii == null) {
       b.providers(catalogProviders);
     }
     PrintWriter out = spec.commandLine().getOut();
     try (Broker broker = b.build()) {
+      if (bdii != null) {
+        try {
+          broker.refreshDirectory(); // fails fast; select() uses this read
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
       List<RankedReplica> ranked;
       Plan p = null;
       if (plan) {
@@ -188,10 +223,32 @@ final class RankCommand implements Runnable {
 
   private java.util.Map<String, URI> catalogProviders;
 
+  private void directory(Broker.Builder b) {
+    if (!providers.isEmpty() || noConventional || providerPort != ProviderApi.DEFAULT_PORT) {
+      throw new IllegalArgumentException(
+          "--bdii reads every provider from the directory: drop --provider, --provider-port and"
+              + " --no-conventional");
+    }
+    if (bdiiSizeLimit < 1) {
+      throw new IllegalArgumentException("--bdii-size-limit must be at least 1: " + bdiiSizeLimit);
+    }
+    URI u;
+    try {
+      u = new URI(bdii);
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException("--bdii: bad URL '" + bdii + "': " + e.getReason(), e);
+    }
+    try {
+      b.directory(u).directorySizeLimit(bdiiSizeLimit);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--bdii: " + e.getMessage(), e);
+    }
+  }
+
   private static URI providerUrl(String text) {
     try {
       return new URI(text);
-    } catch (java.net.URISyntaxException e) {
+    } catch (URISyntaxException e) {
       throw new IllegalArgumentException("--provider: bad URL '" + text + "': " + e.getReason(), e);
     }
   }

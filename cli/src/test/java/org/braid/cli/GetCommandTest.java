@@ -118,7 +118,7 @@ class GetCommandTest {
     assertEquals(2, r.code());
     assertEquals(
         "braid: unsupported URL scheme 'sftp' in sftp://127.0.0.1/f (use http, https,"
-            + " gsiftp, ftp, root, roots or file)\n",
+            + " davs, gsiftp, ftp, root, roots or file)\n",
         r.err());
   }
 

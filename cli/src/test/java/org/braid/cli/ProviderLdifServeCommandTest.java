@@ -37,6 +37,8 @@ class ProviderLdifServeCommandTest {
             err,
             "provider",
             "ldif",
+            "--layout",
+            "figure3",
             "--format",
             "gridftp",
             "--hostname",
@@ -51,6 +53,7 @@ class ProviderLdifServeCommandTest {
         String.join(
             "\n",
             "dn: cn=127.0.0.1,volume=/,hostname=dpslx04.lbl.gov,dc=lbl,dc=gov,o=grid",
+            "objectClass: braidStorageStats",
             "cn: 127.0.0.1",
             "hostname: dpslx04.lbl.gov",
             "gridftpurl: gsiftp://dpslx04.lbl.gov:61000",
@@ -58,7 +61,10 @@ class ProviderLdifServeCommandTest {
             "minrdbandwidth: " + Math.round(Math.min(bw1, bw2) / 1000) + "K",
             "maxrdbandwidth: " + Math.round(Math.max(bw1, bw2) / 1000) + "K",
             "avgrdbandwidth: " + Math.round((bw1 + bw2) / 2 / 1000) + "K");
-    assertTrue(out.toString().startsWith(expectedHead + "\n"), out.toString());
+    assertTrue(out.toString().contains("\n" + expectedHead + "\n"), out.toString());
+    assertTrue(
+        out.toString().startsWith("dn: dc=gov,o=grid\nobjectClass: domain\ndc: gov\n"),
+        out.toString());
     assertTrue(
         out.toString()
             .contains("\navgrdbandwidthtenmbrange: " + Math.round((bw1 + bw2) / 2 / 1000) + "K\n"));
@@ -98,15 +104,40 @@ class ProviderLdifServeCommandTest {
         java.nio.file.StandardOpenOption.APPEND); // not in the database: must not show
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    assertEquals(0, run(out, err, "provider", "ldif", "--config", yaml.toString()), err.toString());
+    assertEquals(
+        0,
+        run(out, err, "provider", "ldif", "--layout", "figure3", "--config", yaml.toString()),
+        err.toString());
     assertTrue(
         out.toString()
-            .startsWith(
-                "dn: cn=127.0.0.1,volume=/,hostname=gridftp.example.org,dc=example,dc=org,o=grid\n"),
+            .contains(
+                "\ndn: cn=127.0.0.1,volume=/,hostname=gridftp.example.org,dc=example,dc=org,o=grid\n"),
         out.toString());
     assertTrue(out.toString().contains("\ngridftpurl: gsiftp://gridftp.example.org:2811\n"));
     assertTrue(out.toString().contains("\nrdtransfers: 2\n"), out.toString());
     assertTrue(out.toString().contains("\nwrtransfers: 1\n"), out.toString());
+
+    // The default layout: GLUE 2.0, the ad of /v1/ads in an extension entry under its endpoint.
+    StringWriter glue = new StringWriter();
+    assertEquals(
+        0,
+        run(glue, err, "provider", "ldif", "--site", "EXAMPLE-SITE", "--config", yaml.toString()),
+        err.toString());
+    String g = glue.toString();
+    assertTrue(
+        g.startsWith(
+            "dn: GLUE2ServiceID=urn:braid:storage:gridftp.example.org,GLUE2GroupID=resource,o=glue\n"
+                + "objectClass: GLUE2Service\nobjectClass: GLUE2StorageService\n"),
+        g);
+    assertTrue(g.contains("\nGLUE2ServiceAdminDomainForeignKey: EXAMPLE-SITE\n"), g);
+    assertTrue(
+        g.contains(
+            "\ndn: GLUE2ExtensionLocalID=ad:127.0.0.1@/,GLUE2EndpointID=urn:braid:endpoint:"
+                + "gsiftp://gridftp.example.org:2811,GLUE2ServiceID=urn:braid:storage:"
+                + "gridftp.example.org,GLUE2GroupID=resource,o=glue\n"),
+        g);
+    assertTrue(g.contains("\nGLUE2ExtensionKey: braid.storageAd\n"), g);
+    assertTrue(g.contains("\"RDTransfers\":2,"), g);
   }
 
   @Test
@@ -124,7 +155,7 @@ class ProviderLdifServeCommandTest {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     assertEquals(2, run(out, err, "provider", "serve", "--config", yaml.toString()));
-    assertEquals("braid: " + yaml + ": config: logs: at least one log is needed\n", err.toString());
+    assertEquals("braid: " + yaml + ": line 1: logs: at least one log is needed\n", err.toString());
   }
 
   @Test

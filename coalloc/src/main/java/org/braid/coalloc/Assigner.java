@@ -33,6 +33,9 @@ final class Assigner {
     if (r != null) {
       return newLease(f, r.start(), r.end(), now);
     }
+    if (f.replica.wholeFile) {
+      return wholeFile(f, now);
+    }
     endGame.cutBack(view, now);
     if (pool.hasFree() && !avoidFree(f.replica, now)) {
       long want = policy.blockSize(f, view, now);
@@ -46,6 +49,42 @@ final class Assigner {
       return newLease(f, t.start(), t.end(), now);
     }
     return policy.steals() && !pool.hasFree() ? endGame.steal(f, view, now) : null;
+  }
+
+  /**
+   * Before the first request, with a policy that steals: the first live replica that sends only the
+   * whole file is given the file from its first byte (the first free range), and the replicas that
+   * serve ranges take their shares from its end by splitting it ({@link EndGame}), so the flows
+   * meet in between.
+   */
+  void reserveWholeFile() {
+    if (!policy.steals() || pool.firstFreeStart() != 0) {
+      return;
+    }
+    for (Flow f : flows.all()) {
+      if (f.replica.wholeFile && !f.replica.dropped) {
+        f.reserved.add(pool.take(pool.firstFreeLength()));
+        return;
+      }
+    }
+  }
+
+  /**
+   * The next request of a flow whose replica sends only the whole file (its reservation aside):
+   * none while a replica that serves ranges is alive, since any range but the file's start costs it
+   * the bytes before; else the first free range, read from byte 0.
+   */
+  private Lease wholeFile(Flow f, long now) {
+    if (!pool.hasFree()) {
+      return null;
+    }
+    for (Replica r : view.replicas()) {
+      if (!r.dropped && !r.wholeFile) {
+        return null;
+      }
+    }
+    ByteRange t = pool.take(pool.firstFreeLength());
+    return newLease(f, t.start(), t.end(), now);
   }
 
   /** Whether the free pool starts in a range this replica served badly while another could. */

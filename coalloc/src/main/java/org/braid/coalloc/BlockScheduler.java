@@ -5,8 +5,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Supplier;
+import java.util.function.LongFunction;
 
 /**
  * Hands out byte ranges to flows according to a {@link BlockPolicy}, tracks what is written,
@@ -17,8 +16,8 @@ import java.util.function.Supplier;
  * concurrently. Pure apart from the injected clock, so a simulation can drive it with a fake one.
  */
 final class BlockScheduler implements Leases {
-  private final ReentrantLock lock = new ReentrantLock();
-  private final Condition changed = lock.newCondition();
+  private final SchedulerLock lock = new SchedulerLock();
+  private final Condition changed = lock.changed;
   private final List<Replica> replicas;
   private final BlockPolicy policy;
   private final Ticker nanos;
@@ -29,6 +28,11 @@ final class BlockScheduler implements Leases {
   private final PolicyView view;
   private final Assigner assigner;
   private final PieceTracker pieces;
+  private final RequestAhead ahead;
+
+  /** By flow id, the lease made at construction for a request sent before the size was known. */
+  private final Lease[] firstLeases;
+
   private Exception failure;
 
   /**
@@ -36,7 +40,8 @@ final class BlockScheduler implements Leases {
    * part), {@code connections} flows each, of which {@code alreadyDone} (or null) is done. With
    * {@code pieces} (or null for none) the download is finished only once every piece was reported
    * good with {@link #pieceVerified}; pieces entirely done already (resumed and re-checked by the
-   * caller) count as verified.
+   * caller) count as verified. With {@code first} (or null), the first request of some flows was
+   * sent before the size was known, see {@link RequestAhead#firstLeases}.
    */
   BlockScheduler(
       long size,
@@ -45,7 +50,8 @@ final class BlockScheduler implements Leases {
       BlockPolicy policy,
       Ticker nanos,
       RangeSet alreadyDone,
-      PieceHashes pieces) {
+      PieceHashes pieces,
+      List<ByteRange> first) {
     this.replicas = List.copyOf(replicas);
     this.policy = policy;
     this.nanos = nanos;
@@ -57,33 +63,18 @@ final class BlockScheduler implements Leases {
     this.pieces = pieces == null ? PieceTracker.none(size) : PieceTracker.of(pieces, size, pool);
     this.view = new PolicyView(this.replicas, pool, flows);
     this.assigner = new Assigner(policy, view, pool, flows, health);
+    this.ahead = new RequestAhead(flows, health, assigner);
+    this.firstLeases = RequestAhead.firstLeases(pool, flows, first, size, startNanos);
     policy.plan(view);
+    assigner.reserveWholeFile();
   }
 
-  private <T> T read(Supplier<T> body) {
-    lock.lock();
-    try {
-      return body.get();
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  private void locked(Runnable body) {
-    read(
-        () -> {
-          body.run();
-          return null;
-        });
-  }
-
-  /** Runs the change with the lock held and wakes every waiting worker. */
-  private void update(Runnable change) {
-    locked(
-        () -> {
-          change.run();
-          changed.signalAll();
-        });
+  /**
+   * The lease made at construction for the flow's first request, sent before the size was known;
+   * null if it had none or its range could not be used (its answer must then be discarded).
+   */
+  Lease firstLease(Flow f) {
+    return firstLeases[f.id];
   }
 
   /**
@@ -92,12 +83,12 @@ final class BlockScheduler implements Leases {
    * #pieceVerified} or {@link #pieceBad} reports on it.
    */
   List<Integer> piecesToVerify() {
-    return read(() -> pieces.toVerify(pool.committed(), pool));
+    return lock.read(() -> pieces.toVerify(pool.committed(), pool));
   }
 
   /** Piece {@code i} matched its digest. */
   void pieceVerified(int i) {
-    update(() -> pieces.verified(i));
+    lock.update(() -> pieces.verified(i));
   }
 
   /**
@@ -106,7 +97,7 @@ final class BlockScheduler implements Leases {
    * ReplicaHealth#MAX_BAD_PIECES}.
    */
   void pieceBad(int i, String reason) {
-    update(
+    lock.update(
         () -> {
           ByteRange pr = pieces.range(i);
           if (!pool.isDone(pr)) {
@@ -147,49 +138,64 @@ final class BlockScheduler implements Leases {
 
   @Override
   public Lease await(Flow f) throws InterruptedException {
+    return awaitWork(f, now -> assigner.assign(f, now));
+  }
+
+  @Override
+  public Request awaitRequest(Flow f) throws InterruptedException {
+    return awaitWork(f, now -> ahead.next(f, 0, now));
+  }
+
+  /** Waits until {@code attempt} gives the flow work, or there is none: null then. */
+  private <T> T awaitWork(Flow f, LongFunction<T> attempt) throws InterruptedException {
     lock.lock();
     try {
-      while (true) {
-        if (failure != null || finished() || f.replica.dropped) {
-          return null;
-        }
-        long now = nanos.read();
-        long backoff = health.backoffLeft(f.replica, now);
+      while (!over(f)) {
+        long backoff = health.backoffLeft(f.replica, nanos.read());
         if (backoff > 0) {
           changed.awaitNanos(backoff);
           continue;
         }
-        Lease l = assigner.assign(f, now);
-        if (l != null) {
-          return l;
+        T work = attemptLocked(f, attempt);
+        if (work != null) {
+          return work;
         }
-        checkAllDropped();
         // idle: look again soon, rates change and the end game needs quick steals
         changed.awaitNanos(TimeUnit.MILLISECONDS.toNanos(20));
       }
+      return null;
     } finally {
       lock.unlock();
     }
   }
 
-  /** Non-blocking variant for simulations: the next lease for an idle flow, or null. */
+  /** Whether the flow can have no more work: the download is over or its replica dropped. */
+  private boolean over(Flow f) {
+    return failure != null || finished() || f.replica.dropped;
+  }
+
+  /** What {@code attempt} gives the flow now, unless it backs off; null for nothing now. */
+  private <T> T attemptLocked(Flow f, LongFunction<T> attempt) {
+    long now = nanos.read();
+    if (over(f) || health.backoffLeft(f.replica, now) > 0) {
+      return null;
+    }
+    T work = attempt.apply(now);
+    if (work == null) {
+      checkAllDropped();
+    }
+    return work;
+  }
+
+  /** Non-blocking variant of {@link #await} for simulations: the next lease, or null. */
   Lease tryAssign(Flow f) {
-    return read(
-        () -> {
-          long now = nanos.read();
-          if (failure != null
-              || finished()
-              || f.replica.dropped
-              || f.current != null
-              || health.backoffLeft(f.replica, now) > 0) {
-            return null;
-          }
-          Lease l = assigner.assign(f, now);
-          if (l == null) {
-            checkAllDropped();
-          }
-          return l;
-        });
+    return lock.read(
+        () -> f.current != null ? null : attemptLocked(f, now -> assigner.assign(f, now)));
+  }
+
+  @Override
+  public Request more(Flow f, long inFlight) {
+    return lock.read(() -> attemptLocked(f, now -> ahead.next(f, inFlight, now)));
   }
 
   @Override
@@ -199,7 +205,7 @@ final class BlockScheduler implements Leases {
       return Step.STOP;
     }
     long wrote = written.length();
-    return read(
+    return lock.read(
         () -> {
           long now = nanos.read();
           Flow f = l.flow;
@@ -225,7 +231,7 @@ final class BlockScheduler implements Leases {
 
   @Override
   public void release(Lease l) {
-    locked(() -> releaseLocked(l));
+    lock.locked(() -> releaseLocked(l));
   }
 
   private void releaseLocked(Lease l) {
@@ -249,13 +255,14 @@ final class BlockScheduler implements Leases {
    * workers' later calls for these requests change nothing. For a complete download.
    */
   void releaseAll(String reason) {
-    locked(
+    lock.locked(
         () -> {
           for (Flow f : flows.all()) {
-            Lease l = f.current;
-            if (l != null) {
-              l.cancelReason = reason;
-              releaseLocked(l);
+            for (Lease l : new Lease[] {f.next, f.current}) {
+              if (l != null) {
+                l.cancelReason = reason;
+                releaseLocked(l);
+              }
             }
           }
         });
@@ -264,8 +271,8 @@ final class BlockScheduler implements Leases {
   /** Ends the request: its block is settled, and the flow's counters and the log record it. */
   private void end(Lease l, long now, String result) {
     l.block.leases.remove(l);
-    l.flow.current = null;
     l.flow.endRequest(l, now);
+    l.flow.leaseEnded(l, now);
     pool.settle(l.block);
     l.flow.account(l, now);
     log.request(l, now, result);
@@ -276,7 +283,7 @@ final class BlockScheduler implements Leases {
     Flow f = l.flow;
     health.succeeded(f.replica);
     if (l.written > 0) {
-      double secs = (now - l.startNanos) / 1e9;
+      double secs = (now - l.activeNanos) / 1e9;
       policy.completed(f, l.received / Math.max(secs, 1e-6), view);
     }
     changed.signalAll();
@@ -284,7 +291,7 @@ final class BlockScheduler implements Leases {
 
   @Override
   public void fail(Lease l, Exception e) {
-    locked(
+    lock.locked(
         () -> {
           SourceException se = e instanceof SourceException x ? x : null;
           if (se == null && failure == null) {
@@ -328,7 +335,7 @@ final class BlockScheduler implements Leases {
 
   /** Stops everything: workers return from {@link #await}. */
   void abort(Exception e) {
-    update(
+    lock.update(
         () -> {
           if (failure == null) {
             failure = e;
@@ -352,16 +359,16 @@ final class BlockScheduler implements Leases {
   }
 
   Exception failure() {
-    return read(() -> failure);
+    return lock.read(() -> failure);
   }
 
   boolean complete() {
-    return read(this::finished);
+    return lock.read(this::finished);
   }
 
   /** The committed ranges: finished blocks plus the written prefix of active ones. */
   RangeSet committed() {
-    return read(pool::committed);
+    return lock.read(pool::committed);
   }
 
   /**
@@ -371,7 +378,7 @@ final class BlockScheduler implements Leases {
    * piece is fetched again.
    */
   long stablePrefix() {
-    return read(() -> Math.min(pool.committedPrefix(), pieces.verifiedPrefix()));
+    return lock.read(() -> Math.min(pool.committedPrefix(), pieces.verifiedPrefix()));
   }
 
   /** Bytes committed so far (for progress). */
@@ -380,12 +387,12 @@ final class BlockScheduler implements Leases {
   }
 
   List<BlockEvent> events() {
-    return read(log::snapshot);
+    return lock.read(log::snapshot);
   }
 
   /** A consistent copy of per-flow counters for reports and progress. */
   List<FlowCounters> flowCounters() {
-    return read(flows::counters);
+    return lock.read(flows::counters);
   }
 
   long startNanos() {
@@ -394,6 +401,6 @@ final class BlockScheduler implements Leases {
 
   /** How many running blocks were cut back because their flow slowed down. */
   int cuts() {
-    return read(assigner::cuts);
+    return lock.read(assigner::cuts);
   }
 }

@@ -43,7 +43,8 @@ final class EndGame {
         continue;
       }
       Lease l = b.leases.get(0);
-      if (l.duplicate || l.firstByteNanos < 0) {
+      if (l.duplicate || l.firstByteNanos < 0 || l.flow.replica.wholeFile) {
+        // a whole-file flow cut back could not fetch the rest: others take it by splitting
         continue;
       }
       long rem;
@@ -58,7 +59,8 @@ final class EndGame {
         continue;
       }
       synchronized (b) {
-        long cut = b.committed + keep;
+        // bytes already asked for in pipelined requests are on their way: never cut below them
+        long cut = Math.max(b.committed + keep, l.sent);
         if (!b.done && cut < b.end) {
           LOG.debug(
               "{} slowed down: its block ends at {} instead of {}", l.flow.label(), cut, b.end);
@@ -92,12 +94,15 @@ final class EndGame {
       // a block fetched twice already is joined only when all its fetchers went silent, and
       // never twice from the same replica
       boolean mine = false;
+      boolean own = false;
       boolean allSilent = true;
       for (Lease x : b.leases) {
         mine |= x.flow.replica == thief.replica;
+        own |= x.flow == thief;
         allSilent &= x.flow.fade(now) < 1;
       }
-      if (b.leases.isEmpty() || (b.leases.size() > 1 && (mine || !allSilent))) {
+      // a flow taking its next block ahead never takes part of the one it fetches
+      if (own || b.leases.isEmpty() || (b.leases.size() > 1 && (mine || !allSilent))) {
         continue;
       }
       Lease v = b.leases.get(0);
@@ -141,6 +146,13 @@ final class EndGame {
       rt = bestRate;
     }
     double lt = Math.max(0, thief.latencyNanos) / 1e9;
+    Lease busy = thief.current;
+    if (busy != null) {
+      // taken ahead: the thief reads these bytes once its current block is in
+      synchronized (busy.block) {
+        lt = Math.max(lt, Math.max(0, busy.block.end - busy.pos) / rt);
+      }
+    }
     long minSteal = Math.max(MIN_STEAL, (long) (rt * lt * 2));
     boolean silent = true;
     boolean otherReplica = true;
@@ -152,16 +164,23 @@ final class EndGame {
       long rem = best.end - best.committed;
       // both finish together: (rem - x) / rv = lt + x / rt
       long x = (long) (rt * (rem - lt * bestRate) / (rt + bestRate));
+      Flow holder = best.leases.get(0).flow;
+      if (holder.replica.wholeFile && !(holder.measured && thief.measured)) {
+        // rates unknown: a small tail measures them, a later steal splits by rate (a whole-file
+        // flow that finishes its part early cannot help with the rest)
+        x = Math.min(x, Math.max(minSteal, rem / 16));
+      }
       if (best.leases.size() == 1 && x >= minSteal && x / rt + lt < bestTime) {
-        long split = Math.max(best.end - x, best.committed);
+        // bytes already asked for in pipelined requests are on their way: never split below them
+        long split = Math.max(best.end - x, Math.max(best.committed, best.leases.get(0).sent));
         long oldEnd = best.end;
-        if (split >= oldEnd) {
-          return null;
+        if (oldEnd - split >= minSteal) {
+          best.end = split;
+          Lease t =
+              Lease.start(pool.open(split, oldEnd), thief, split, /* duplicate= */ false, now);
+          pool.settle(best);
+          return t;
         }
-        best.end = split;
-        Lease t = Lease.start(pool.open(split, oldEnd), thief, split, /* duplicate= */ false, now);
-        pool.settle(best);
-        return t;
       }
       if (otherReplica && rem > 0 && (silent || rem / rt + lt < bestTime * 0.8)) {
         return Lease.start(best, thief, best.committed, /* duplicate= */ true, now);

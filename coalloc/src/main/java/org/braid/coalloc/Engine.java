@@ -29,6 +29,9 @@ final class Engine {
   private volatile boolean cancelled;
   private volatile BlockScheduler scheduler;
 
+  /** The checksums the replicas publish and agree on, beyond the user's (set by the probe). */
+  private List<Checksum> published = List.of();
+
   Engine(DownloadSpec spec) {
     this.spec = spec;
     this.ticker = spec.ticker();
@@ -69,7 +72,9 @@ final class Engine {
 
   private DownloadReport run(List<URI> uris, List<RangeSource> sources) throws IOException {
     Prober.Probed probed =
-        Prober.probe(id, uris, sources, spec::rate, ticker, spec.options().probeTimeout());
+        Prober.probe(
+            id, uris, sources, spec::rate, spec.checksums(), ticker, spec.options().probeTimeout());
+    published = probed.published();
     long size = probed.size();
     checkPieceCount(size);
     try (PartFile part = PartFile.open(spec.output(), size, probed.validators(), spec.resume())) {
@@ -129,7 +134,8 @@ final class Engine {
             ((BlockPolicy.Spec) spec.scheme()).create(),
             ticker,
             kept,
-            spec.pieces());
+            spec.pieces(),
+            null);
     scheduler = s;
     if (cancelled) {
       s.abort(new DownloadException("cancelled"));
@@ -141,7 +147,7 @@ final class Engine {
   private List<String> algorithms() {
     List<String> algos = new ArrayList<>();
     algos.add("sha-256");
-    for (Checksum c : spec.checksums()) {
+    for (Checksum c : expected()) {
       if (!algos.contains(c.algorithm())) {
         algos.add(c.algorithm());
       }
@@ -235,18 +241,30 @@ final class Engine {
     return ReportBuilder.build(id, spec, s, resumed, start, seconds, digests);
   }
 
+  /** The user's checksums, then those the replicas publish (of other algorithms). */
+  private List<Checksum> expected() {
+    List<Checksum> all = new ArrayList<>(spec.checksums());
+    all.addAll(published);
+    return all;
+  }
+
   private void checkChecksums(Map<String, String> digests, PartFile part) throws IOException {
-    for (Checksum c : spec.checksums()) {
+    for (Checksum c : expected()) {
       String got = digests.get(c.algorithm());
       if (!got.equals(c.hex())) {
         part.discard();
+        boolean theirs = published.contains(c);
         throw new DownloadException(
             c.algorithm()
-                + " checksum mismatch: expected "
+                + " checksum mismatch: "
+                + (theirs ? "the replicas publish " : "expected ")
                 + c.hex()
                 + ", got "
                 + got
-                + "; a replica served corrupt data, "
+                + (theirs
+                    ? "; a replica that publishes no checksum holds another version or served"
+                        + " corrupt data, "
+                    : "; a replica served corrupt data, ")
                 + part.part
                 + " deleted");
       }

@@ -28,7 +28,15 @@ final class Flow {
   long latencyNanos = -1;
 
   long lastProgressNanos;
+
+  /** The lease whose bytes the flow reads now, or null. */
   Lease current;
+
+  /**
+   * A lease requested ahead while {@link #current} still runs (pipelining), or null; it becomes
+   * current when that one ends.
+   */
+  Lease next;
 
   // aggressive scheme state
   int multiplier = 1;
@@ -61,8 +69,8 @@ final class Flow {
     if (measured) {
       return rate;
     }
-    if (current != null && current.received > 0 && now > current.startNanos) {
-      return current.received * 1e9 / (now - current.startNanos);
+    if (current != null && current.received > 0 && now > current.activeNanos) {
+      return current.received * 1e9 / (now - current.activeNanos);
     }
     return rate;
   }
@@ -125,10 +133,28 @@ final class Flow {
    * it is not mistaken for an unknown one.
    */
   void endRequest(Lease l, long now) {
-    windowStart = -1;
-    if (!measured && l.received > 0 && now > l.startNanos) {
-      rate = l.received * 1e9 / (now - l.startNanos);
+    if (next == null) {
+      windowStart = -1;
+    }
+    if (!measured && l.received > 0 && now > l.activeNanos) {
+      rate = l.received * 1e9 / (now - l.activeNanos);
       measured = true;
+    }
+  }
+
+  /**
+   * The lease ended: the one requested ahead, if any, becomes the one the flow reads, and its time
+   * as such starts now.
+   */
+  void leaseEnded(Lease l, long now) {
+    if (current == l) {
+      current = next;
+      next = null;
+      if (current != null) {
+        current.activeNanos = Math.max(current.activeNanos, now);
+      }
+    } else if (next == l) {
+      next = null;
     }
   }
 
@@ -139,7 +165,7 @@ final class Flow {
     if (l.written > 0) {
       blocks++;
     }
-    busyNanos += now - l.startNanos;
+    busyNanos += now - l.activeNanos;
   }
 
   String label() {

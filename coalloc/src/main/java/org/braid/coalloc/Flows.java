@@ -11,11 +11,15 @@ import java.util.List;
 final class Flows {
   private final List<Flow> all = new ArrayList<>();
 
-  /** Flows for every replica, each started at {@code startNanos} with its share of the rate. */
+  /**
+   * Flows for every replica, each started at {@code startNanos} with its share of the rate; a
+   * replica that sends only the whole file has one (a second would read the same bytes again).
+   */
   Flows(List<Replica> replicas, int connections, long startNanos) {
     for (Replica r : replicas) {
-      for (int c = 0; c < connections; c++) {
-        Flow f = new Flow(all.size(), r, c, r.predictedRate / connections);
+      int n = r.wholeFile ? 1 : connections;
+      for (int c = 0; c < n; c++) {
+        Flow f = new Flow(all.size(), r, c, r.predictedRate / n);
         f.lastProgressNanos = startNanos;
         all.add(f);
       }
@@ -64,6 +68,9 @@ final class Flows {
         if (f.current != null) {
           f.current.cancelReason = reason;
         }
+        if (f.next != null) {
+          f.next.cancelReason = reason;
+        }
       }
     }
   }
@@ -75,6 +82,9 @@ final class Flows {
       long extra = 0;
       if (f.current != null) {
         extra = f.current.received;
+      }
+      if (f.next != null) {
+        extra += f.next.received;
       }
       out.add(new FlowCounters(f.replica.index, f.bytesWritten, f.bytesReceived + extra, f.blocks));
     }

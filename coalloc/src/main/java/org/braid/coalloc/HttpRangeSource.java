@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.SocketTimeoutException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Files;
 import java.security.GeneralSecurityException;
@@ -11,6 +12,8 @@ import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
@@ -32,6 +35,8 @@ import org.apache.hc.core5.http.config.RegistryBuilder;
 import org.apache.hc.core5.ssl.SSLContextBuilder;
 import org.apache.hc.core5.ssl.SSLContexts;
 import org.apache.hc.core5.util.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An HTTP or HTTPS replica read with range requests over pooled keep-alive connections (Apache
@@ -40,6 +45,7 @@ import org.apache.hc.core5.util.Timeout;
  * probe's, and a body of exactly the requested length. Thread-safe.
  */
 public final class HttpRangeSource implements RangeSource {
+  private static final Logger LOG = LoggerFactory.getLogger(HttpRangeSource.class);
   private static final Pattern CONTENT_RANGE =
       Pattern.compile("bytes\\s+(\\d+)-(\\d+)/(\\d+|\\*)", Pattern.CASE_INSENSITIVE);
   private static final Pattern UNSATISFIED_RANGE =
@@ -49,6 +55,10 @@ public final class HttpRangeSource implements RangeSource {
   private static final long DRAIN_LIMIT = 64 * 1024;
 
   private final URI uri;
+
+  /** The URL requested: {@link #uri} with {@code davs} as {@code https}, {@code dav} as http. */
+  private final URI target;
+
   private final SourceOptions options;
   private final CloseableHttpClient client;
   private volatile Validators probed;
@@ -60,11 +70,9 @@ public final class HttpRangeSource implements RangeSource {
    * @throws IllegalArgumentException if the URL is not http(s) or the TLS material is unusable
    */
   public HttpRangeSource(URI uri, SourceOptions options) {
-    String scheme = uri.getScheme();
-    if (!"http".equalsIgnoreCase(scheme) && !"https".equalsIgnoreCase(scheme)) {
-      throw new IllegalArgumentException("not an http(s) URL: " + uri);
-    }
     this.uri = uri;
+    this.target = httpTarget(uri);
+    String scheme = target.getScheme();
     this.options = options;
     PoolingHttpClientConnectionManagerBuilder cmb =
         PoolingHttpClientConnectionManagerBuilder.create()
@@ -110,16 +118,44 @@ public final class HttpRangeSource implements RangeSource {
             .build();
   }
 
+  /**
+   * The http(s) URL for a replica URL: WebDAV's {@code davs://} is HTTPS and {@code dav://} HTTP.
+   *
+   * @throws IllegalArgumentException for any other scheme
+   */
+  static URI httpTarget(URI uri) {
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    switch (scheme) {
+      case "http":
+      case "https":
+        return uri;
+      case "davs":
+      case "dav":
+        try {
+          return new URI(
+              scheme.equals("davs") ? "https" : "http",
+              uri.getRawSchemeSpecificPart(),
+              uri.getRawFragment());
+        } catch (URISyntaxException e) {
+          throw new IllegalArgumentException(
+              "cannot read " + uri + " as http(s): " + e.getMessage());
+        }
+      default:
+        throw new IllegalArgumentException("not an http(s) or dav(s) URL: " + uri);
+    }
+  }
+
   private boolean sameOrigin(org.apache.hc.core5.net.URIAuthority authority, String scheme) {
-    if (authority == null || scheme == null || !scheme.equalsIgnoreCase(uri.getScheme())) {
+    if (authority == null || scheme == null || !scheme.equalsIgnoreCase(target.getScheme())) {
       return false;
     }
-    int port = uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(scheme) ? 443 : 80;
+    int port =
+        target.getPort() >= 0 ? target.getPort() : "https".equalsIgnoreCase(scheme) ? 443 : 80;
     int got =
         authority.getPort() >= 0
             ? authority.getPort()
             : "https".equalsIgnoreCase(scheme) ? 443 : 80;
-    return authority.getHostName().equalsIgnoreCase(uri.getHost()) && port == got;
+    return authority.getHostName().equalsIgnoreCase(target.getHost()) && port == got;
   }
 
   static SSLContext sslContext(SourceOptions o) {
@@ -179,6 +215,8 @@ public final class HttpRangeSource implements RangeSource {
   @Override
   public Validators probe() throws IOException {
     HttpGet get = request(0, 1);
+    get.setHeader("Want-Repr-Digest", HttpDigests.WANT_REPR_DIGEST);
+    get.setHeader("Want-Digest", HttpDigests.WANT_DIGEST);
     Duration limit = options.probeTimeout();
     try (Deadlines.Armed deadline = Deadlines.after(limit, get::cancel)) {
       try {
@@ -218,10 +256,11 @@ public final class HttpRangeSource implements RangeSource {
         }
         v = new Validators(0, etag(r), header(r, "Last-Modified"));
       } else if (status == 200) {
-        throw new SourceException.RangeIgnoredException(uri, 0, 1);
+        v = wholeFile(r);
       } else {
         throw new SourceException.HttpStatusException(uri, status, r.getReasonPhrase());
       }
+      v = v.withChecksums(HttpDigests.parse(header(r, "Repr-Digest"), header(r, "Digest")));
       probed = v;
       return v;
     } finally {
@@ -234,6 +273,24 @@ public final class HttpRangeSource implements RangeSource {
       } catch (IOException e) {
         // the connection is dropped anyway
       }
+    }
+  }
+
+  /** The validators of a server that answered a range request with the whole file. */
+  private Validators wholeFile(ClassicHttpResponse r) throws SourceException {
+    long size = contentLength(r);
+    if (size < 0) {
+      throw new SourceException.RangeIgnoredException(uri, 0, 1);
+    }
+    return new Validators(size, etag(r), header(r, "Last-Modified"), false, List.of());
+  }
+
+  private long contentLength(ClassicHttpResponse r) {
+    String cl = header(r, "Content-Length");
+    try {
+      return cl == null ? -1 : Long.parseLong(cl.trim());
+    } catch (NumberFormatException e) {
+      return -1;
     }
   }
 
@@ -277,17 +334,26 @@ public final class HttpRangeSource implements RangeSource {
     }
     Validators p = probed;
     if (length == 0) {
-      return new Body(null, null, null, 0);
+      return new Body(null, null, null, 0, 0);
     }
-    HttpGet get = request(offset, length);
+    boolean whole = p != null && !p.ranges();
+    HttpGet get = whole ? new HttpGet(target) : request(offset, length);
     ClassicHttpResponse r = executeHead(get);
     try {
-      check(r, offset, length, p);
+      if (whole) {
+        checkWhole(r, offset, length, p);
+      } else {
+        check(r, offset, length, p);
+      }
       HttpEntity e = r.getEntity();
       if (e == null) {
         throw new SourceException.BodyLengthException(uri, "response has no body", null);
       }
-      return new Body(get, r, e.getContent(), length);
+      InputStream in = e.getContent();
+      if (whole) {
+        skip(in, offset);
+      }
+      return new Body(get, r, in, length, whole ? p.size() - offset - length : 0);
     } catch (IOException | RuntimeException ex) {
       get.cancel();
       try {
@@ -359,8 +425,55 @@ public final class HttpRangeSource implements RangeSource {
     }
   }
 
+  /**
+   * Checks the whole-file answer of a server that ignores Range: status 200, the probed size and
+   * the same version; the range must lie inside the file.
+   */
+  private void checkWhole(ClassicHttpResponse r, long offset, long length, Validators p)
+      throws SourceException {
+    if (r.getCode() != 200) {
+      throw new SourceException.HttpStatusException(uri, r.getCode(), r.getReasonPhrase());
+    }
+    if (offset + length > p.size()) {
+      throw new IllegalArgumentException(
+          "range " + offset + "+" + length + " ends after the file's " + p.size() + " bytes");
+    }
+    long cl = contentLength(r);
+    Validators now = new Validators(cl < 0 ? p.size() : cl, etag(r), header(r, "Last-Modified"));
+    if (!p.sameVersion(now)) {
+      throw new SourceException.ReplicaChangedException(
+          uri,
+          "file changed on the server (size "
+              + p.size()
+              + " -> "
+              + now.size()
+              + ", ETag "
+              + p.etag()
+              + " -> "
+              + now.etag()
+              + ")");
+    }
+  }
+
+  /** Reads and discards the bytes before the range (the server sends the file from byte 0). */
+  private void skip(InputStream in, long offset) throws SourceException {
+    if (offset == 0) {
+      return;
+    }
+    LOG.debug("{} ignores Range: reading and discarding {} bytes", uri, offset);
+    try {
+      in.skipNBytes(offset);
+    } catch (SocketTimeoutException e) {
+      throw new SourceException.StalledException(
+          uri, "stalled while skipping to byte " + offset + " of the whole file", e);
+    } catch (IOException e) {
+      throw new SourceException.ConnectionException(
+          uri, "connection failed while skipping to byte " + offset + ": " + describe(e), e);
+    }
+  }
+
   private HttpGet request(long offset, long length) {
-    HttpGet get = new HttpGet(uri);
+    HttpGet get = new HttpGet(target);
     get.setHeader("Range", "bytes=" + offset + "-" + (offset + length - 1));
     return get;
   }
@@ -441,10 +554,14 @@ public final class HttpRangeSource implements RangeSource {
     private final Thread reader = Thread.currentThread();
     private volatile boolean open = true;
 
-    Body(HttpGet get, ClassicHttpResponse response, InputStream in, long length) {
+    /** Bytes the server sends after the range (whole-file answers); 0 for a range answer. */
+    private final long tail;
+
+    Body(HttpGet get, ClassicHttpResponse response, InputStream in, long length, long tail) {
       super(HttpRangeSource.this.uri, in, length, options.stallTimeout(), "body", "connection");
       this.get = get;
       this.response = response;
+      this.tail = tail;
     }
 
     @Override
@@ -454,7 +571,9 @@ public final class HttpRangeSource implements RangeSource {
 
     @Override
     void complete() throws IOException {
-      expectEnd();
+      if (tail == 0) {
+        expectEnd();
+      }
     }
 
     @Override
@@ -469,7 +588,7 @@ public final class HttpRangeSource implements RangeSource {
         return;
       }
       open = false;
-      long left = length - read;
+      long left = length - read + tail;
       if (left > 0 && left <= DRAIN_LIMIT && Thread.currentThread() == reader) {
         try {
           in.skipNBytes(left);

@@ -1,13 +1,33 @@
 package org.braid.coalloc;
 
-/** One flow fetching a block from {@code from}; {@code pos} is guarded by the block's monitor. */
+/**
+ * One flow fetching a block from {@code from}; {@code pos} and {@code sent} are guarded by the
+ * block's monitor.
+ */
 final class Lease {
   final Block block;
   final Flow flow;
   final long from;
   final boolean duplicate;
+
+  /** When the lease was handed out (its first request was sent). */
   final long startNanos;
+
+  /**
+   * When the flow began to read it: {@link #startNanos}, or for a lease requested ahead the end of
+   * the one before (scheduler lock). Rates are measured from here.
+   */
+  long activeNanos;
+
   long pos;
+
+  /**
+   * The end of the bytes asked for in requests already sent ahead (pipelining): a cut or a split
+   * never goes below it, since those bytes are on their way. Stays at {@code from} for a lease
+   * fetched with one request that is closed early instead.
+   */
+  long sent;
+
   long firstByteNanos = -1;
   long written;
   long received;
@@ -22,19 +42,25 @@ final class Lease {
     this.flow = flow;
     this.from = from;
     this.pos = from;
+    this.sent = from;
     this.duplicate = duplicate;
     this.startNanos = startNanos;
+    this.activeNanos = startNanos;
   }
 
   /**
    * Starts the flow's request for the block from {@code from}: the lease joins the block's and
-   * becomes the flow's current one.
+   * becomes the flow's current one, or if it has one its next (requested ahead).
    */
   static Lease start(Block block, Flow flow, long from, boolean duplicate, long now) {
     Lease l = new Lease(block, flow, from, duplicate, now);
     block.leases.add(l);
-    flow.current = l;
-    flow.lastProgressNanos = now;
+    if (flow.current == null) {
+      flow.current = l;
+      flow.lastProgressNanos = now;
+    } else {
+      flow.next = l;
+    }
     return l;
   }
 

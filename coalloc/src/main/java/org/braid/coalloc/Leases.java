@@ -22,8 +22,26 @@ interface Leases {
     STOP
   }
 
+  /** A range of a lease to ask its replica for, sent ahead of the ranges before it (pipelining). */
+  record Request(Lease lease, long offset, long length) {}
+
   /** Waits until the flow has work; null when the download is over or the flow may not work. */
   Lease await(Flow f) throws InterruptedException;
+
+  /**
+   * For a flow whose source answers requests in order on one connection (pipelining) and that has
+   * nothing on its way: waits until there is something to ask for and returns the first request;
+   * null when the download is over or the flow may not work.
+   */
+  Request awaitRequest(Flow f) throws InterruptedException;
+
+  /**
+   * For a pipelining flow with {@code inFlight} bytes requested and not received: the request to
+   * send now so that its replica never waits for one (more of its newest lease, or the start of the
+   * next, taken ahead), or null when enough is on its way or nothing is left to take now.
+   * Non-blocking. The bytes of a request sent are never cut from its lease.
+   */
+  Request more(Flow f, long inFlight);
 
   /** Accepts {@code n} bytes read by a lease; writes the part nobody wrote yet. */
   Step deliver(Lease l, int n, ChunkWriter w) throws IOException;

@@ -1,5 +1,6 @@
 package org.braid.coalloc;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -11,19 +12,28 @@ final class PolicyView {
   private final List<Replica> replicas;
   private final RangePool pool;
   private final Flows flows;
+  private final List<Flow> ordered;
 
   PolicyView(List<Replica> replicas, RangePool pool, Flows flows) {
     this.replicas = replicas;
     this.pool = pool;
     this.flows = flows;
+    List<Flow> o = new ArrayList<>();
+    flows.all().stream().filter(f -> f.replica.wholeFile).forEach(o::add);
+    flows.all().stream().filter(f -> !f.replica.wholeFile).forEach(o::add);
+    this.ordered = List.copyOf(o);
   }
 
   long size() {
     return pool.size();
   }
 
+  /**
+   * Every flow, those of replicas that send only the whole file first: a static plan reserves the
+   * front of the file for them, which they reach without reading bytes they do not keep.
+   */
   List<Flow> flows() {
-    return flows.all();
+    return ordered;
   }
 
   List<Replica> replicas() {

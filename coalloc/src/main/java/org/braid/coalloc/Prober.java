@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The first step of a download: asks every replica at once (a thread each) for its size and
- * validators, takes the size most of them report, and marks the others dropped with the reason.
+ * validators, takes the size most of them report, then the version their published checksums agree
+ * on ({@link SourceChecksums}), and marks the others dropped with the reason.
  */
 final class Prober {
   // logs under the download's name, as it always did (docs/download.md names it)
@@ -30,8 +31,14 @@ final class Prober {
    * @param size the file size most replicas report
    * @param replicas every replica in source order, those that failed or disagree dropped
    * @param validators the validators of the usable replicas, in source order
+   * @param published the checksums the replicas publish and agree on, for algorithms the user gave
+   *     none of: the file is verified against them
    */
-  record Probed(long size, List<Replica> replicas, Map<URI, Validators> validators) {}
+  record Probed(
+      long size,
+      List<Replica> replicas,
+      Map<URI, Validators> validators,
+      List<Checksum> published) {}
 
   /** One replica's answer: its validators, or the reason it has none. */
   private record Answer(Validators validators, String error) {}
@@ -39,6 +46,7 @@ final class Prober {
   /**
    * Probes the sources, one per URL.
    *
+   * @param expected the user's checksums: a replica publishing another value is dropped
    * @throws DownloadException if no replica is usable, with every reason
    */
   static Probed probe(
@@ -46,6 +54,7 @@ final class Prober {
       List<URI> uris,
       List<RangeSource> sources,
       ToDoubleFunction<URI> rate,
+      List<Checksum> expected,
       Ticker ticker,
       Duration limit)
       throws DownloadException {
@@ -71,8 +80,18 @@ final class Prober {
         r.dropReason = u + ": serves " + v.size() + " bytes, the other replicas " + size;
       } else {
         validators.put(u, v);
+        r.wholeFile = !v.ranges();
       }
       replicas.add(r);
+    }
+    SourceChecksums.Agreement agreed = SourceChecksums.agree(expected, validators);
+    for (Replica r : replicas) {
+      String other = agreed.dropped().get(r.uri);
+      if (other != null) {
+        r.dropped = true;
+        r.dropReason = other;
+        validators.remove(r.uri);
+      }
     }
     if (!validators.isEmpty()) {
       // said once: here when the download goes on without it, else in the exception below
@@ -88,7 +107,7 @@ final class Prober {
       }
       throw new DownloadException(sb.substring(0, sb.length() - 1));
     }
-    return new Probed(size, replicas, validators);
+    return new Probed(size, replicas, validators, agreed.published());
   }
 
   /**
@@ -144,20 +163,33 @@ final class Prober {
     }
   }
 
-  /** The size most replicas report; on a tie, the one reported by the earliest replica. */
+  /**
+   * The size most replicas report; on a tie, one reported by a replica that serves ranges (a whole
+   * range server is worth more than a whole-file one, and a Content-Range total is what it says),
+   * then the one reported by the earliest replica.
+   */
   static long majoritySize(List<Validators> probed) {
     Map<Long, Integer> count = new HashMap<>();
+    Map<Long, Boolean> ranged = new HashMap<>();
     for (Validators v : probed) {
       if (v != null) {
         count.merge(v.size(), 1, Integer::sum);
+        ranged.merge(v.size(), v.ranges(), Boolean::logicalOr);
       }
     }
     long best = -1;
     int bestCount = 0;
+    boolean bestRanged = false;
     for (Validators v : probed) {
-      if (v != null && count.get(v.size()) > bestCount) {
+      if (v == null) {
+        continue;
+      }
+      int c = count.get(v.size());
+      boolean r = ranged.get(v.size());
+      if (c > bestCount || (c == bestCount && r && !bestRanged)) {
         best = v.size();
-        bestCount = count.get(v.size());
+        bestCount = c;
+        bestRanged = r;
       }
     }
     return best;

@@ -53,6 +53,18 @@ final class RangePool {
     return free.takeFirst(max);
   }
 
+  /**
+   * Takes {@code [start, end)} from the free pool if all of it is free; false (and no change) if
+   * not.
+   */
+  boolean takeExact(long start, long end) {
+    if (start >= end || !free.contains(start, end)) {
+      return false;
+    }
+    free.remove(start, end);
+    return true;
+  }
+
   /** Returns {@code [start, end)} to the free pool. */
   void giveBack(long start, long end) {
     free.add(start, end);

@@ -28,6 +28,16 @@ public interface RangeSource extends Closeable {
    * Asks the replica for its size and validators. Later {@link #open} calls check their responses
    * against the answer.
    *
+   * <p>A source whose protocol can tell the file's whole-file checksums (HTTP {@code Digest} and
+   * {@code Repr-Digest}, GridFTP {@code CKSM}, an XRootD checksum query) puts them in {@link
+   * Validators#checksums()}, normalised by {@link Checksum}: the download then drops replicas that
+   * publish another value of the same algorithm (another version of the file) before fetching a
+   * byte, and verifies the finished file against the agreed value; a checksum the user gave wins. A
+   * source that cannot answer leaves the list empty; a failed checksum query is no reason to fail
+   * the probe. A source that can only send the whole file from its first byte says so with {@link
+   * Validators#ranges()} false: it then only ever gets {@link #open} calls for a range it reaches
+   * by reading from byte 0 (and discarding the bytes before the range).
+   *
    * @throws SourceException if the replica cannot be reached or does not support ranges
    * @throws IOException on other I/O failures
    */
@@ -44,8 +54,9 @@ public interface RangeSource extends Closeable {
   ReadableByteChannel open(long offset, long length) throws IOException;
 
   /**
-   * Opens a source for the URL: {@code http}, {@code https}, {@code gsiftp}, {@code ftp}, {@code
-   * root}, {@code roots} and {@code file} are supported.
+   * Opens a source for the URL: {@code http}, {@code https}, {@code davs} and {@code dav} (WebDAV,
+   * read as HTTPS and HTTP), {@code gsiftp}, {@code ftp}, {@code root}, {@code roots} and {@code
+   * file} are supported.
    *
    * @throws IllegalArgumentException if the scheme is not supported
    */
@@ -55,6 +66,8 @@ public interface RangeSource extends Closeable {
     switch (scheme) {
       case "http":
       case "https":
+      case "dav":
+      case "davs":
         return new HttpRangeSource(uri, options);
       case "file":
         return new FileRangeSource(uri);
@@ -70,7 +83,7 @@ public interface RangeSource extends Closeable {
                 + scheme
                 + "' in "
                 + uri
-                + " (use http, https, gsiftp, ftp, root, roots or file)");
+                + " (use http, https, davs, gsiftp, ftp, root, roots or file)");
     }
   }
 }

@@ -10,6 +10,12 @@ final class Replica {
   /** Predicted bytes per second, or 0 when unknown. */
   final double predictedRate;
 
+  /**
+   * Whether the replica ignores Range and sends only the whole file: it is read as one flow from
+   * its first byte, never asked for ranges (see {@link Assigner}).
+   */
+  boolean wholeFile;
+
   boolean dropped;
   String dropReason;
   int consecutiveFailures;

@@ -29,6 +29,7 @@ class ReleaseAllTest {
             ((BlockPolicy.Spec) Scheme.adaptive()).create(),
             () -> clock[0],
             null,
+            null,
             null);
     Flow f0 = s.flows().get(0);
     Lease l = s.tryAssign(f0);

@@ -55,7 +55,14 @@ class RunningDigestsTest {
     List<Replica> replicas = new ArrayList<>();
     replicas.add(new Replica(0, URI.create("http://m0/f"), 0));
     return new BlockScheduler(
-        size, replicas, 1, ((BlockPolicy.Spec) Scheme.adaptive()).create(), () -> 0L, kept, pieces);
+        size,
+        replicas,
+        1,
+        ((BlockPolicy.Spec) Scheme.adaptive()).create(),
+        () -> 0L,
+        kept,
+        pieces,
+        null);
   }
 
   @Test

@@ -88,6 +88,7 @@ final class Simulator {
             ((BlockPolicy.Spec) scheme).create(),
             clock::get,
             null,
+            null,
             null);
     Map<Flow, Open> open = new HashMap<>();
     long start = clock.get();

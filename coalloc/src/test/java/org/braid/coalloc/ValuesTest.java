@@ -119,8 +119,8 @@ class ValuesTest {
   @Test
   void rangeSource_unsupportedScheme_isRejected() {
     assertEquals(
-        "unsupported URL scheme 'sftp' in sftp://h/f (use http, https, gsiftp, ftp, root, roots"
-            + " or file)",
+        "unsupported URL scheme 'sftp' in sftp://h/f (use http, https, davs, gsiftp, ftp, root,"
+            + " roots or file)",
         message(() -> RangeSource.of(URI.create("sftp://h/f"), SourceOptions.DEFAULT)));
   }
 }

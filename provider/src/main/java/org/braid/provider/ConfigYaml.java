@@ -2,11 +2,14 @@ package org.braid.provider;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -14,7 +17,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -40,15 +48,73 @@ final class ConfigYaml {
     }
     try {
       return yaml().readValue(file.toFile(), ProviderConfig.class);
+    } catch (JsonMappingException e) {
+      throw new IllegalArgumentException(file + ": " + describe(file, e), e);
     } catch (JsonProcessingException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof IllegalArgumentException) {
-        throw new IllegalArgumentException(file + ": " + cause.getMessage(), e);
-      }
-      String where = e.getLocation() == null ? "" : " line " + e.getLocation().getLineNr() + ":";
+      String where = e.getLocation() == null ? "" : "line " + e.getLocation().getLineNr() + ": ";
       throw new IllegalArgumentException(
-          file + ":" + where + " " + e.getOriginalMessage().replace('\n', ' '), e);
+          file + ": " + where + e.getOriginalMessage().replace('\n', ' '), e);
     }
+  }
+
+  /**
+   * One line for a configuration that does not map: the line of the key at fault (the key itself
+   * for an unknown key or a bad value, the key a check names for a value its record refused, else
+   * the mapping's first line), the key's path, and the problem.
+   */
+  private static String describe(Path file, JsonMappingException e) {
+    List<String> path = new ArrayList<>();
+    for (JsonMappingException.Reference r : e.getPath()) {
+      path.add(r.getFieldName() != null ? r.getFieldName() : Integer.toString(r.getIndex()));
+    }
+    Throwable cause = e.getCause();
+    String message;
+    if (e instanceof UnrecognizedPropertyException u) {
+      List<String> known = new ArrayList<>();
+      u.getKnownPropertyIds().forEach(k -> known.add(String.valueOf(k)));
+      Collections.sort(known);
+      message = "unknown key (known: " + String.join(", ", known) + ")";
+    } else if (cause instanceof IllegalArgumentException) {
+      message = cause.getMessage().replaceFirst("^config: ", "");
+      if (cause instanceof ConfigException c) {
+        path.add(c.key);
+      }
+    } else {
+      message = e.getOriginalMessage().replace('\n', ' ');
+    }
+    Integer line = null;
+    try {
+      Map<String, Integer> lines = keyLines(file);
+      for (int n = path.size(); n > 0 && line == null; n--) {
+        line = lines.get(String.join("/", path.subList(0, n)));
+      }
+    } catch (IOException | RuntimeException unreadable) {
+      // the file parsed a moment ago; without lines the message still names the key
+    }
+    String where = line == null ? "" : "line " + line + ": ";
+    String key = String.join(".", path);
+    // Checks of the records name their key already ("http.port must be ...", "logs: ...").
+    boolean named = path.isEmpty() || message.startsWith(path.get(0));
+    return where + (named ? "" : key + ": ") + message;
+  }
+
+  /** The line of every key (its path joined by '/', list items by index) and list item. */
+  private static Map<String, Integer> keyLines(Path file) throws IOException {
+    Map<String, Integer> lines = new HashMap<>();
+    try (JsonParser p = new YAMLFactory().createParser(file.toFile())) {
+      JsonToken t;
+      while ((t = p.nextToken()) != null) {
+        if (t == JsonToken.FIELD_NAME || p.getParsingContext().getParent() != null) {
+          String ptr = p.getParsingContext().pathAsPointer().toString();
+          if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
+            ptr = p.getParsingContext().getParent().pathAsPointer().toString();
+          }
+          lines.putIfAbsent(
+              ptr.isEmpty() ? "" : ptr.substring(1), p.currentTokenLocation().getLineNr());
+        }
+      }
+    }
+    return lines;
   }
 
   /** Parses "300s", "5m", "2h", "30d", "500ms" or an ISO-8601 duration ("PT5M"). */

@@ -5,6 +5,7 @@ import java.util.Objects;
 import org.braid.infoprovider.logs.LogTailer;
 import org.braid.infoprovider.logs.ParseReport;
 import org.braid.infoprovider.wire.Endpoint;
+import org.braid.provider.publish.ProviderMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,9 +27,10 @@ record ConfiguredLog(LogTailer tailer, Endpoint endpoint) {
    * Reads what is new in the log into the store, logging what was found; a failure is logged (the
    * next poll tries again) and reads nothing.
    */
-  ParseReport poll() {
+  ParseReport poll(ProviderMetrics metrics) {
     try {
       ParseReport r = tailer.poll();
+      metrics.logPolled(tailer.path().toString(), r);
       if (r.lines() > 0) {
         LOG.info(
             "log {}: {} lines, {} transfers, {} rejected",
@@ -43,6 +45,7 @@ record ConfiguredLog(LogTailer tailer, Endpoint endpoint) {
       return r;
     } catch (IOException | RuntimeException e) {
       LOG.error("log {}: {}", tailer.path(), e.toString());
+      metrics.logFailed(tailer.path().toString());
       return new ParseReport();
     }
   }

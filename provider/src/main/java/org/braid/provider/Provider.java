@@ -28,8 +28,8 @@ import org.braid.provider.probe.NetworkProbe;
 import org.braid.provider.probe.Probe;
 import org.braid.provider.probe.QuartzJobs;
 import org.braid.provider.publish.HttpLimits;
-import org.braid.provider.publish.Ldif;
 import org.braid.provider.publish.ProviderHttpServer;
+import org.braid.provider.publish.ProviderMetrics;
 import org.braid.provider.publish.SeriesSource;
 import org.braid.provider.publish.Snapshot;
 import org.slf4j.Logger;
@@ -76,6 +76,8 @@ public final class Provider implements AutoCloseable {
 
   private final VolumeSpaces volumes;
 
+  private final ProviderMetrics metrics;
+
   private ProviderHttpServer http;
 
   private QuartzJobs jobs;
@@ -85,6 +87,7 @@ public final class Provider implements AutoCloseable {
     this.clock = clock;
     this.store = store;
     this.volumes = new VolumeSpaces(config.volumes());
+    this.metrics = new ProviderMetrics(this::snapshot);
     for (ProviderConfig.Log l : config.logs()) {
       Endpoint e = config.endpointOf(l);
       if (e == null && l.endpoint() == null && !config.url().isEmpty()) {
@@ -175,9 +178,14 @@ public final class Provider implements AutoCloseable {
     }
     ParseReport delta = new ParseReport();
     for (ConfiguredLog l : logs) {
-      ParseReport r = l.poll();
+      ParseReport r = l.poll(metrics);
       dirty |= r.lines() > 0;
       delta.merge(r);
+    }
+    Map<String, Boolean> missing = missingLogs();
+    if (!missing.equals(snapshot.missingLogs())) {
+      // A log that disappears or comes back is published at once, new statistics or not.
+      snapshot = snapshot.withMissingLogs(missing);
     }
     Instant now = clock.instant();
     if (dirty || Duration.between(snapshot.computedAt(), now).compareTo(MAX_SNAPSHOT_AGE) >= 0) {
@@ -208,6 +216,7 @@ public final class Provider implements AutoCloseable {
       for (Map.Entry<String, Point> e : points.entrySet()) {
         store.addSample(e.getKey(), e.getValue());
       }
+      metrics.probeRun(probe.name(), true);
       if (!points.isEmpty()) {
         synchronized (this) {
           dirty = true;
@@ -216,6 +225,7 @@ public final class Provider implements AutoCloseable {
       return points;
     } catch (IOException | RuntimeException e) {
       LOG.warn("probe {}: {}", probe.name(), e.toString());
+      metrics.probeRun(probe.name(), false);
       return Map.of();
     }
   }
@@ -231,37 +241,29 @@ public final class Provider implements AutoCloseable {
   }
 
   /**
-   * The statistics in the store as LDIF (paper 003, Figure 3), without reading logs.
-   *
-   * @throws IOException if the store cannot be read
-   */
-  public String ldif() throws IOException {
-    return Ldif.render(computeFromStore());
-  }
-
-  /**
-   * Statistics read from logs as LDIF, published for {@code hostname} and the endpoint {@code url}
-   * (empty for none: host-level).
+   * A snapshot of statistics read from logs, published for {@code hostname} and the endpoint {@code
+   * url} (empty for none: host-level), for one-shot reports such as {@code braid provider ldif
+   * --format}.
    *
    * @throws IllegalArgumentException if the url is not an endpoint URL
    */
-  public static String ldif(
+  public static Snapshot snapshotOf(
       TransferLogs.Statistics stats, String hostname, String url, Instant computedAt) {
     Endpoint endpoint = url.isEmpty() ? null : Endpoint.parse(url);
     ParseReport report = stats.report();
-    return Ldif.render(
-        new Snapshot(
-            computedAt,
-            hostname,
-            stats.stats().stream().map(s -> new ScopedStats(endpoint, s)).toList(),
-            report.rejected() == 0 ? Map.of() : Map.of("logs", report.rejectedByReason()),
-            Map.of(),
-            Map.of(),
-            Map.of()));
+    return new Snapshot(
+        computedAt,
+        hostname,
+        stats.stats().stream().map(s -> new ScopedStats(endpoint, s)).toList(),
+        report.rejected() == 0 ? Map.of() : Map.of("logs", report.rejectedByReason()),
+        Map.of(),
+        Map.of(),
+        Map.of());
   }
 
   /** Called by the tailers (under this provider's lock) for each newly stored transfer. */
   private void stored(Endpoint endpoint, TransferRecord r) {
+    metrics.transferStored(endpoint, r);
     if (statistics != null) {
       statistics.add(endpoint, r);
     }
@@ -284,10 +286,7 @@ public final class Provider implements AutoCloseable {
             forecaster,
             disk == null ? null : DiskProbe.utilSeries(disk.devices().get(0)),
             now);
-    Map<String, Boolean> missing = new LinkedHashMap<>();
-    for (ConfiguredLog l : logs) {
-      missing.put(l.tailer().path().toString(), l.tailer().missing());
-    }
+    Map<String, Boolean> missing = missingLogs();
     return new Snapshot(
         now,
         config.hostname(),
@@ -296,6 +295,20 @@ public final class Provider implements AutoCloseable {
         missing,
         probe.last(),
         volumes.read());
+  }
+
+  /** Whether each configured log was missing at its last poll. */
+  private Map<String, Boolean> missingLogs() {
+    Map<String, Boolean> missing = new LinkedHashMap<>();
+    for (ConfiguredLog l : logs) {
+      missing.put(l.tailer().path().toString(), l.tailer().missing());
+    }
+    return missing;
+  }
+
+  /** The provider's Prometheus metrics (served at {@code /metrics}). */
+  public ProviderMetrics metrics() {
+    return metrics;
   }
 
   /**
@@ -327,7 +340,8 @@ public final class Provider implements AutoCloseable {
             config.http().port(),
             this::snapshot,
             series,
-            HttpLimits.DEFAULT);
+            HttpLimits.DEFAULT,
+            metrics);
     jobs = new QuartzJobs("braid-provider-" + INSTANCES.incrementAndGet(), 3);
     jobs.every("logs", config.poll(), this::refresh);
     int i = 0;

@@ -77,13 +77,13 @@ public record ProviderConfig(
     poll = positive("poll", poll, Duration.ofSeconds(10));
     http = http == null ? new Http(null, null) : http;
     if (logs == null || logs.isEmpty()) {
-      throw new IllegalArgumentException("config: logs: at least one log is needed");
+      throw new ConfigException("logs", "config: logs: at least one log is needed");
     }
     logs = List.copyOf(logs);
     java.util.Set<Path> paths = new java.util.HashSet<>();
     for (Log l : logs) {
       if (!paths.add(l.path().toAbsolutePath().normalize())) {
-        throw new IllegalArgumentException("config: logs: " + l.path() + " is listed twice");
+        throw new ConfigException("logs", "config: logs: " + l.path() + " is listed twice");
       }
     }
     probes = probes == null ? new Probes(null, null, null) : probes;
@@ -91,7 +91,7 @@ public record ProviderConfig(
     java.util.Set<String> seen = new java.util.HashSet<>();
     for (Volume v : volumes) {
       if (!seen.add(v.volume())) {
-        throw new IllegalArgumentException("config: volumes: " + v.volume() + " is listed twice");
+        throw new ConfigException("volumes", "config: volumes: " + v.volume() + " is listed twice");
       }
     }
   }
@@ -132,13 +132,15 @@ public record ProviderConfig(
      */
     public Volume {
       if (volume == null || volume.isBlank()) {
-        throw new IllegalArgumentException("config: volumes: a volume needs a name (volume)");
+        throw new ConfigException("volume", "config: volumes: a volume needs a name (volume)");
       }
       if (dataDirectory == null) {
-        throw new IllegalArgumentException("config: volumes: " + volume + " needs a dataDirectory");
+        throw new ConfigException(
+            "dataDirectory", "config: volumes: " + volume + " needs a dataDirectory");
       }
       if (!Files.isDirectory(dataDirectory)) {
-        throw new IllegalArgumentException(
+        throw new ConfigException(
+            "dataDirectory",
             "config: volumes: "
                 + volume
                 + ": dataDirectory "
@@ -160,7 +162,7 @@ public record ProviderConfig(
       bind = bind == null || bind.isBlank() ? "127.0.0.1" : bind;
       port = port == null ? DEFAULT_PORT : port;
       if (port < 0 || port > 65_535) {
-        throw new IllegalArgumentException("config: http.port must be 0-65535: " + port);
+        throw new ConfigException("port", "config: http.port must be 0-65535: " + port);
       }
     }
   }
@@ -185,24 +187,25 @@ public record ProviderConfig(
      */
     public Log {
       if (path == null) {
-        throw new IllegalArgumentException("config: logs: a log needs a path");
+        throw new ConfigException("path", "config: logs: a log needs a path");
       }
       if (format == null) {
-        throw new IllegalArgumentException(
-            "config: logs: " + path + " needs a format (gridftp, nginx, apache, braid)");
+        throw new ConfigException(
+            "format", "config: logs: " + path + " needs a format (gridftp, nginx, apache, braid)");
       }
       if (volume != null && volume.isBlank()) {
-        throw new IllegalArgumentException("config: logs: " + path + ": volume must not be blank");
+        throw new ConfigException("volume", "config: logs: " + path + ": volume must not be blank");
       }
       if (endpoint != null) {
         Endpoint e;
         try {
           e = Endpoint.parse(endpoint);
         } catch (IllegalArgumentException bad) {
-          throw new IllegalArgumentException("config: logs: " + path + ": " + bad.getMessage());
+          throw new ConfigException("endpoint", "config: logs: " + path + ": " + bad.getMessage());
         }
         if (!fits(format, e.scheme())) {
-          throw new IllegalArgumentException(
+          throw new ConfigException(
+              "endpoint",
               "config: logs: "
                   + path
                   + ": endpoint "
@@ -278,10 +281,12 @@ public record ProviderConfig(
     /** Checks both are given. */
     public Peer {
       if (address == null || address.isBlank()) {
-        throw new IllegalArgumentException("config: probes.network.peers: a peer needs an address");
+        throw new ConfigException(
+            "address", "config: probes.network.peers: a peer needs an address");
       }
       if (url == null || !"http".equalsIgnoreCase(url.getScheme()) || url.getHost() == null) {
-        throw new IllegalArgumentException(
+        throw new ConfigException(
+            "url",
             "config: probes.network.peers: " + address + " needs an http://host/path url: " + url);
       }
     }
@@ -297,7 +302,7 @@ public record ProviderConfig(
     /** Checks the folder is given. */
     public Iperf {
       if (folder == null) {
-        throw new IllegalArgumentException("config: probes.iperf needs a folder");
+        throw new ConfigException("folder", "config: probes.iperf needs a folder");
       }
       interval = positive("probes.iperf.interval", interval, DEFAULT_PROBE_INTERVAL);
     }
@@ -314,7 +319,7 @@ public record ProviderConfig(
     /** Applies defaults. */
     public Disk {
       if (devices == null || devices.isEmpty()) {
-        throw new IllegalArgumentException("config: probes.disk needs at least one device");
+        throw new ConfigException("devices", "config: probes.disk needs at least one device");
       }
       devices = List.copyOf(devices);
       interval = positive("probes.disk.interval", interval, DEFAULT_PROBE_INTERVAL);
@@ -343,7 +348,8 @@ public record ProviderConfig(
       return dflt;
     }
     if (d.isNegative() || d.isZero()) {
-      throw new IllegalArgumentException("config: " + what + " must be positive: " + d);
+      throw new ConfigException(
+          what.substring(what.lastIndexOf('.') + 1), "config: " + what + " must be positive: " + d);
     }
     return d;
   }

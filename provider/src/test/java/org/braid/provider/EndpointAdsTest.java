@@ -18,8 +18,8 @@ import org.braid.infoprovider.TestLines;
 import org.braid.infoprovider.wire.AdAttributes;
 import org.braid.infoprovider.wire.AdsJson;
 import org.braid.infoprovider.wire.Endpoint;
-import org.braid.provider.publish.Ldif;
-import org.braid.provider.publish.PrometheusText;
+import org.braid.provider.publish.Figure3Ldif;
+import org.braid.provider.publish.MetricsText;
 import org.braid.provider.publish.StorageAds;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -98,7 +98,7 @@ class EndpointAdsTest {
 
       String classAds = StorageAds.classAds(p.snapshot(), null);
       assertTrue(classAds.contains("  endpointPort = 8080;\n"), classAds);
-      String ldif = Ldif.render(p.snapshot());
+      String ldif = Figure3Ldif.render(p.snapshot());
       assertTrue(
           ldif.contains(
               "dn: cn=10.0.0.1,volume=/data,endpoint=gsiftp://127.0.0.1:2811,hostname=se.example.org,"),
@@ -110,12 +110,20 @@ class EndpointAdsTest {
       assertTrue(ldif.contains("\ngridftpurl: gsiftp://127.0.0.1:2811\n"), ldif);
       assertTrue(ldif.contains("\nurl: http://127.0.0.1:8080/data/\n"), ldif);
       assertTrue(ldif.contains("\nendpointport: 8080\nendpointpath: /data/\n"), ldif);
-      String metrics = PrometheusText.render(p.snapshot());
-      assertTrue(
-          metrics.contains(
-              "braid_provider_transfers{volume=\"/\",peer=\"10.0.0.1\",operation=\"read\","
-                  + "size_class=\"10M\",endpoint=\"http://127.0.0.1:8080/data/\"} 20\n"),
-          metrics);
+      String metrics = p.metrics().text();
+      assertEquals(
+          20.0,
+          MetricsText.value(
+              metrics,
+              "braid_provider_window_transfers{endpoint=\"http://127.0.0.1:8080/data/\","
+                  + "operation=\"read\",peer=\"10.0.0.1\",size_class=\"10M\",volume=\"/\"}"));
+      // Counted as they were stored: 20 reads through the http endpoint since the start.
+      assertEquals(
+          20.0,
+          MetricsText.value(
+              metrics,
+              "braid_provider_transfers_total{endpoint=\"http://127.0.0.1:8080/data/\","
+                  + "operation=\"read\",result=\"ok\",volume=\"/\"}"));
     }
     // Restarted: the statistics rebuilt from the store keep each log's endpoint.
     try (Provider p = Provider.fromConfig(ProviderConfig.load(yaml), InstantSource.system())) {
@@ -158,7 +166,7 @@ class EndpointAdsTest {
         assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(wrongScheme));
     assertEquals(
         wrongScheme
-            + ": config: logs: "
+            + ": line 5: logs: "
             + log
             + ": endpoint http://se:80/ does not fit format gridftp (its schemes: gsiftp, ftp)",
         e.getMessage());
@@ -167,7 +175,7 @@ class EndpointAdsTest {
     assertTrue(
         e.getMessage()
             .startsWith(
-                noHost + ": config: logs: " + log + ": endpoint must be SCHEME://HOST[:PORT]"),
+                noHost + ": line 5: logs: " + log + ": endpoint must be SCHEME://HOST[:PORT]"),
         e.getMessage());
     Path twice =
         yaml(
@@ -175,6 +183,6 @@ class EndpointAdsTest {
             "  - {path: " + log + ", format: gridftp}",
             "  - {path: " + log + ", format: gridftp, endpoint: 'gsiftp://se'}");
     e = assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(twice));
-    assertEquals(twice + ": config: logs: " + log + " is listed twice", e.getMessage());
+    assertEquals(twice + ": line 4: logs: " + log + " is listed twice", e.getMessage());
   }
 }

@@ -14,10 +14,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.braid.infoprovider.TestLines;
 import org.braid.infoprovider.stats.TransferStats;
 import org.braid.provider.probe.Probe;
+import org.braid.provider.publish.MetricsText;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -87,8 +89,10 @@ class ProviderTest {
     Path yaml = config("colour: blue");
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(yaml));
-    assertTrue(
-        e.getMessage().startsWith(yaml + ": line 10: Unrecognized field \"colour\""),
+    assertEquals(
+        yaml
+            + ": line 9: colour: unknown key (known: database, hostname, http, logs, poll, probes,"
+            + " retention, url, volumes)",
         e.getMessage());
   }
 
@@ -97,13 +101,74 @@ class ProviderTest {
     Path yaml = config("poll: soon");
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(yaml));
-    assertTrue(
-        e.getMessage().contains("duration must look like 300s, 5m, 2h, 30d or PT5M: soon"),
+    assertEquals(
+        yaml + ": line 9: poll: duration must look like 300s, 5m, 2h, 30d or PT5M: soon",
         e.getMessage());
     Path noLogs = dir.resolve("empty.yaml");
     Files.writeString(noLogs, "hostname: x\n");
     e = assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(noLogs));
-    assertEquals(noLogs + ": config: logs: at least one log is needed", e.getMessage());
+    assertEquals(noLogs + ": logs: at least one log is needed", e.getMessage());
+  }
+
+  @Test
+  void config_errors_atTheLineOfTheKeyAtFault() throws Exception {
+    Path log = dir.resolve("gridftp.log");
+    Path typo = dir.resolve("typo.yaml");
+    // The case: a typo on line 5, reported on line 5 (it was line 22, the end).
+    Files.writeString(
+        typo,
+        String.join(
+            "\n",
+            "hostname: h",
+            "database: " + dir.resolve("t.db"),
+            "http:",
+            "  bind: 127.0.0.1",
+            "  prot: 8790",
+            "logs:",
+            "  - path: " + log,
+            "    format: gridftp",
+            "\n".repeat(14)));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(typo));
+    assertEquals(typo + ": line 5: http.prot: unknown key (known: bind, port)", e.getMessage());
+
+    Path bad = dir.resolve("bad.yaml");
+    String[] lines = {
+      "logs:",
+      "  - path: " + log,
+      "    format: gridftp",
+      "  - path: " + dir.resolve("access.log"),
+      "    format: ngnix",
+      "http:",
+      "  port: 70000",
+      ""
+    };
+    Files.writeString(bad, String.join("\n", lines));
+    e = assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(bad));
+    assertTrue(e.getMessage().startsWith(bad + ": line 5: logs.1.format: "), e.getMessage());
+    lines[4] = "    format: nginx";
+    Files.writeString(bad, String.join("\n", lines));
+    e = assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(bad));
+    assertEquals(bad + ": line 7: http.port must be 0-65535: 70000", e.getMessage());
+  }
+
+  @Test
+  void logMissing_followsTheLogsRealState_disappearsAndComesBack() throws Exception {
+    Path yaml = config("");
+    Path log = dir.resolve("gridftp.log");
+    Files.writeString(log, TestLines.gridftp(1) + "\n");
+    try (Provider p = Provider.fromConfig(ProviderConfig.load(yaml), InstantSource.system())) {
+      String series = "braid_provider_log_missing{log=\"" + log.toAbsolutePath() + "\"}";
+      p.refresh();
+      assertEquals(0.0, MetricsText.value(p.metrics().text(), series));
+      Files.delete(log); // no new lines: the statistics stay as they are, the state does not
+      p.refresh();
+      assertEquals(1.0, MetricsText.value(p.metrics().text(), series));
+      assertEquals(Map.of(log.toAbsolutePath().toString(), true), p.snapshot().missingLogs());
+      Files.writeString(log, TestLines.gridftp(2) + "\n");
+      p.refresh();
+      assertEquals(0.0, MetricsText.value(p.metrics().text(), series));
+    }
   }
 
   @Test

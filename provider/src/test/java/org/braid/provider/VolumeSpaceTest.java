@@ -21,8 +21,8 @@ import org.braid.infoprovider.TestLines;
 import org.braid.infoprovider.VolumeSpace;
 import org.braid.infoprovider.wire.AdsJson;
 import org.braid.infoprovider.wire.StatsJson;
-import org.braid.provider.publish.Ldif;
-import org.braid.provider.publish.PrometheusText;
+import org.braid.provider.publish.Figure3Ldif;
+import org.braid.provider.publish.MetricsText;
 import org.braid.provider.publish.StorageAds;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -120,7 +120,7 @@ class VolumeSpaceTest {
       assertTrue(other.stream().noneMatch(a -> a.containsKey("peer")), other.toString());
       assertEquals(v.available(), other.get(0).get("AvailableSpace"));
 
-      String ldif = Ldif.render(p.snapshot());
+      String ldif = Figure3Ldif.render(p.snapshot());
       assertTrue(
           ldif.contains("availablespace: " + v.available() + "\ntotalspace: " + v.total() + "\n"),
           ldif);
@@ -129,18 +129,14 @@ class VolumeSpaceTest {
               "dn: volume=/empty,hostname=gridftp.example.org,dc=example,dc=org,o=grid\n"),
           ldif);
 
-      String prom = PrometheusText.render(p.snapshot());
-      assertTrue(
-          prom.contains(
-              "braid_provider_volume_available_bytes{volume=\""
-                  + volume
-                  + "\"} "
-                  + v.available()
-                  + "\n"),
-          prom);
-      assertTrue(
-          prom.contains("braid_provider_volume_total_bytes{volume=\"/empty\"} " + v.total() + "\n"),
-          prom);
+      String prom = p.metrics().text();
+      assertEquals(
+          (double) v.available(),
+          MetricsText.value(
+              prom, "braid_provider_volume_available_bytes{volume=\"" + volume + "\"}"));
+      assertEquals(
+          (double) v.total(),
+          MetricsText.value(prom, "braid_provider_volume_total_bytes{volume=\"/empty\"}"));
 
       VolumeSpace empties =
           p.snapshot().volumes().values().stream()
@@ -206,7 +202,7 @@ class VolumeSpaceTest {
         assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(yaml));
     assertEquals(
         yaml
-            + ": config: volumes: /data: dataDirectory "
+            + ": line 10: volumes: /data: dataDirectory "
             + missing
             + " is not an existing directory",
         e.getMessage());
@@ -227,9 +223,9 @@ class VolumeSpaceTest {
                 "    dataDirectory: " + data));
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(twice));
-    assertEquals(twice + ": config: volumes: /data is listed twice", e.getMessage());
+    assertEquals(twice + ": line 8: volumes: /data is listed twice", e.getMessage());
     Path none = config(String.join("\n", "volumes:", "  - volume: /data"));
     e = assertThrows(IllegalArgumentException.class, () -> ProviderConfig.load(none));
-    assertEquals(none + ": config: volumes: /data needs a dataDirectory", e.getMessage());
+    assertEquals(none + ": line 9: volumes: /data needs a dataDirectory", e.getMessage());
   }
 }

@@ -19,12 +19,12 @@ final class CatalogTree {
       throw new CatalogException(source + ": catalog must be an object with 'files'");
     }
     for (String k : Catalogs.it(root.fieldNames())) {
-      if (!k.equals("files") && !k.equals("providers")) {
+      if (!List.of("files", "providers", "datasets").contains(k)) {
         throw new CatalogException(
             source
                 + ": unknown key '"
                 + MetalinkParser.abbreviate(k)
-                + "' (expected files, providers)");
+                + "' (expected files, providers, datasets)");
       }
     }
     JsonNode filesNode = root.get("files");
@@ -53,7 +53,38 @@ final class CatalogTree {
                 e.getValue(), source + ": provider " + MetalinkParser.abbreviate(e.getKey())));
       }
     }
-    return new ReplicaCatalog(files, providers);
+    return new ReplicaCatalog(files, providers, datasets(root.get("datasets"), source, limits));
+  }
+
+  /** The {@code datasets} map: name to a list of file names or glob patterns. */
+  private static Map<String, List<String>> datasets(JsonNode d, String source, CatalogLimits limits)
+      throws CatalogException {
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    if (d == null || d.isNull()) {
+      return out;
+    }
+    if (!d.isObject()) {
+      throw new CatalogException(
+          source + ": 'datasets' must be a map of dataset name to file names or patterns");
+    }
+    for (Map.Entry<String, JsonNode> e : d.properties()) {
+      String where = source + ": dataset " + MetalinkParser.abbreviate(e.getKey());
+      if (!e.getValue().isArray() || e.getValue().isEmpty()) {
+        throw new CatalogException(where + ": must be a non-empty list of file names or patterns");
+      }
+      if (e.getValue().size() > limits.maxFiles()) {
+        throw new CatalogException(where + ": more than " + limits.maxFiles() + " entries");
+      }
+      List<String> members = new ArrayList<>();
+      for (JsonNode m : e.getValue()) {
+        if (!m.isTextual() || m.asText().isEmpty() || m.asText().length() > 1024) {
+          throw new CatalogException(where + ": entries must be file names or patterns");
+        }
+        members.add(m.asText());
+      }
+      out.put(e.getKey(), members);
+    }
+    return out;
   }
 
   private static CatalogFile file(String name, JsonNode n, String where, CatalogLimits limits)

@@ -23,6 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.braid.coalloc.DatasetNames;
 
 /**
  * Reads replica catalogs: Metalink 4 (RFC 5854), JSON or YAML catalogs, and plain URL lists.
@@ -43,7 +44,12 @@ import java.util.Set;
  *   small.dat: [http://a.example.org/small.dat]      # a bare list of URLs
  * providers:                       # optional: provider per host or host:port
  *   a.example.org: http://a.example.org:8790/v1/ads
+ * datasets:                        # optional: named groups of files
+ *   run42: [run42.h5, "run42/**"]  # file names or glob patterns
  * </pre>
+ *
+ * <p>Also read here: aria2-style input lists ({@link #parseInputList}) and checksum lists in the
+ * format of {@code sha256sum} and its relatives ({@link #parseChecksumList}).
  *
  * <p>All input is untrusted: sizes, counts, name shapes (no absolute paths, no {@code ..}), URL
  * schemes and hosts are checked, XML DTDs and entities are refused. Thread-safe (no state).
@@ -182,6 +188,53 @@ public final class Catalogs {
   }
 
   /**
+   * Reads an input list in aria2's {@code -i} format: one file per entry, its replica URLs on one
+   * line, then indented options {@code out=}, {@code dir=} and {@code checksum=TYPE=HEX}; see
+   * docs/download.md.
+   *
+   * @throws CatalogException if the file is missing, too large or malformed (naming the line)
+   */
+  public static ReplicaCatalog readInputList(Path file, CatalogLimits limits)
+      throws CatalogException {
+    String text = new String(bytes(file, limits), StandardCharsets.UTF_8);
+    return parseInputList(text, file.toString(), limits);
+  }
+
+  /**
+   * Parses an aria2-style input list; see {@link #readInputList}.
+   *
+   * @throws CatalogException if it is malformed (naming the line)
+   */
+  public static ReplicaCatalog parseInputList(String text, String source, CatalogLimits limits)
+      throws CatalogException {
+    return new InputList(source, limits).parse(text);
+  }
+
+  /**
+   * Reads a checksum list as {@code sha256sum} (or md5sum, sha1sum, sha512sum) writes it, or in the
+   * BSD tagged format.
+   *
+   * @return digests by file name, then by algorithm ({@code md5}, {@code sha-1}, {@code sha-256},
+   *     {@code sha-512}), in file order
+   * @throws CatalogException if the file is missing, too large or has a bad line (naming it)
+   */
+  public static Map<String, Map<String, String>> readChecksumList(Path file, CatalogLimits limits)
+      throws CatalogException {
+    return parseChecksumList(
+        new String(bytes(file, limits), StandardCharsets.UTF_8), file.toString(), limits);
+  }
+
+  /**
+   * Parses a checksum list; see {@link #readChecksumList}.
+   *
+   * @throws CatalogException if a line is malformed (naming it)
+   */
+  public static Map<String, Map<String, String>> parseChecksumList(
+      String text, String source, CatalogLimits limits) throws CatalogException {
+    return ChecksumList.parse(text, source, limits);
+  }
+
+  /**
    * Checks and normalizes one replica URL: a known scheme ({@link #SCHEMES}), a host for network
    * schemes, no user info, a path, no control characters.
    *
@@ -228,7 +281,8 @@ public final class Catalogs {
 
   /**
    * Checks a file name from a catalog: relative, no {@code ..} segment, no backslash, no control
-   * characters, at most 1024 characters.
+   * characters, at most 1024 characters, and the rules of {@link DatasetNames} (the same for every
+   * source of a dataset).
    *
    * @throws CatalogException naming the place and the name
    */
@@ -237,7 +291,7 @@ public final class Catalogs {
     if (name.isEmpty() || name.length() > 1024) {
       throw new CatalogException(where + ": file name is empty or too long: " + shown);
     }
-    if (name.chars().anyMatch(c -> c < 0x20 || c == 0x7f || c == '\\')) {
+    if (name.chars().anyMatch(c -> c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\\')) {
       throw new CatalogException(
           where + ": file name has control characters or a backslash: " + shown);
     }
@@ -251,6 +305,11 @@ public final class Catalogs {
                 + ": file name must not contain '.', '..' or empty segments (path traversal): "
                 + shown);
       }
+    }
+    // and the rules every dataset path obeys, whatever its source (DatasetNames)
+    String problem = DatasetNames.problem(name);
+    if (problem != null) {
+      throw new CatalogException(where + ": file name: " + problem + ": " + shown);
     }
     return name;
   }

@@ -17,6 +17,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -70,6 +72,7 @@ public final class Mirror implements Closeable {
   private final HttpServer server;
   private final String bearer;
   private final URI redirect;
+  private final Map<String, String> extraHeaders;
   private volatile String lastAuthorization;
   private final ExecutorService pool;
   private final CountDownLatch closed = new CountDownLatch(1);
@@ -96,6 +99,7 @@ public final class Mirror implements Closeable {
     this.rate = b.rate;
     this.bearer = b.bearer;
     this.redirect = b.redirect;
+    this.extraHeaders = Map.copyOf(b.headers);
     InetSocketAddress addr = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
     if (b.tls != null) {
       HttpsServer https = HttpsServer.create(addr, 64);
@@ -198,6 +202,7 @@ public final class Mirror implements Closeable {
       h.set("Accept-Ranges", "bytes");
       h.set("ETag", etag);
       h.set("Last-Modified", lastModified);
+      extraHeaders.forEach(h::set);
       String range = ex.getRequestHeaders().getFirst("Range");
       long first = 0;
       long last = size - 1;
@@ -324,6 +329,7 @@ public final class Mirror implements Closeable {
     private URI redirect;
     private SSLContext tls;
     private boolean needClientAuth;
+    private final Map<String, String> headers = new LinkedHashMap<>();
 
     private Builder(Path file) {
       this.file = file;
@@ -357,6 +363,15 @@ public final class Mirror implements Closeable {
     /** Answers every request with a 302 redirect to this URL. */
     public Builder redirectTo(URI target) {
       this.redirect = Objects.requireNonNull(target, "target");
+      return this;
+    }
+
+    /**
+     * Sends this header with every file answer (e.g. a {@code Repr-Digest}); repeatable. Default:
+     * none.
+     */
+    public Builder header(String name, String value) {
+      headers.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
       return this;
     }
 

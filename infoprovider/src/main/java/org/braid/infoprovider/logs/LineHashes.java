@@ -10,7 +10,10 @@ import java.util.HexFormat;
 /**
  * The hashes a tailer remembers files and lines by (SHA-256, first 16 bytes in hex): a file's
  * fingerprint is the hash of its first line (so a renamed or compressed file is recognised), a
- * line's key the hash of the log's name and the line (so a line read twice is stored once).
+ * line's key the hash of the log's name, the file's fingerprint, the line's start offset in the
+ * file and the line: a line read twice (after a crash, a rotation seen late; renaming and
+ * compressing keep fingerprint and offsets) is stored once, but two transfers that logged
+ * byte-identical lines are two lines at two offsets, stored as the two transfers they are.
  *
  * <p>Not thread-safe: one per tailer.
  */
@@ -51,10 +54,16 @@ final class LineHashes {
     return HexFormat.of().formatHex(sha.digest(), 0, 16);
   }
 
-  /** The key of one line of this log. */
-  String key(String line) {
+  /**
+   * The key of the line of this log that starts at {@code offset} of the file {@code fingerprint}.
+   */
+  String key(String fingerprint, long offset, String line) {
     sha.reset();
     sha.update(source.getBytes(StandardCharsets.UTF_8));
+    sha.update((byte) '\n');
+    sha.update(fingerprint.getBytes(StandardCharsets.UTF_8));
+    sha.update((byte) '@');
+    sha.update(Long.toString(offset).getBytes(StandardCharsets.UTF_8));
     sha.update((byte) '\n');
     sha.update(line.getBytes(StandardCharsets.UTF_8));
     return HexFormat.of().formatHex(sha.digest(), 0, 16);

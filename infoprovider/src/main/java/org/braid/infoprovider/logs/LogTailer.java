@@ -25,9 +25,10 @@ import org.slf4j.LoggerFactory;
  * all read; each file is known by the fingerprint of its first line, so a file renamed by
  * logrotate, copied by copytruncate or compressed later is recognised and read on from where
  * reading stopped. Gzip files are read once to their end and then marked complete. Every stored
- * transfer carries a hash of its line as key, so a line read twice (after a crash, or a rotation
- * seen late) is never counted twice. A log that disappears is reported ({@link #missing()}) and
- * looked for again on the next poll.
+ * transfer carries a hash of its line and of where it starts (the file's fingerprint and offset) as
+ * key, so a line read twice (after a crash, or a rotation seen late) is never counted twice, while
+ * byte-identical lines of two transfers count as two. A log that disappears is reported ({@link
+ * #missing()}) and looked for again on the next poll.
  *
  * <p>Not thread-safe: one thread polls a tailer.
  */
@@ -194,6 +195,7 @@ public final class LogTailer {
               if (text.isBlank()) {
                 batch.report.skipLine();
               } else {
+                String key = hashes.key(fp, batch.offset, text);
                 try {
                   TransferRecord r = parser.parse(text);
                   if (r == null) {
@@ -201,12 +203,11 @@ public final class LogTailer {
                   } else {
                     batch.report.recordLine();
                     batch.records.add(
-                        new TailSink.KeyedRecord(
-                            hashes.key(text), volume == null ? r : r.withVolume(volume)));
+                        new TailSink.KeyedRecord(key, volume == null ? r : r.withVolume(volume)));
                   }
                 } catch (MalformedLineException e) {
                   batch.report.reject(label, lineNo, e.reason(), e.getMessage());
-                  batch.rejections.add(new TailSink.KeyedRejection(hashes.key(text), e.reason()));
+                  batch.rejections.add(new TailSink.KeyedRejection(key, e.reason()));
                 }
               }
               batch.advance(endOffset, lineNo);
@@ -220,7 +221,7 @@ public final class LogTailer {
                   "line too long",
                   "line too long (over " + LogFiles.MAX_LINE_BYTES + " bytes)");
               batch.rejections.add(
-                  new TailSink.KeyedRejection(hashes.key(fp + "@" + endOffset), "line too long"));
+                  new TailSink.KeyedRejection(hashes.key(fp, batch.offset, ""), "line too long"));
               batch.advance(endOffset, lineNo);
             }
           });

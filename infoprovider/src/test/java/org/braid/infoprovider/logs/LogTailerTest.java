@@ -86,6 +86,48 @@ class LogTailerTest {
   }
 
   @Test
+  void poll_byteIdenticalLines_countAsTheTransfersTheyAre_readAgainNotDoubled() throws IOException {
+    // Two real transfers can log byte-identical lines (same second, size, file, client).
+    String line = TestLines.gridftp(3) + "\n";
+    Files.writeString(log, TestLines.gridftp(1) + "\n" + line + line + line);
+    LogTailer t = new LogTailer(log, LogFormat.GRIDFTP, store);
+    assertEquals(4, t.poll().records());
+    List<TransferRecord> all = new ArrayList<>();
+    store.forEachTransfer(all::add);
+    assertEquals(4, all.size());
+    assertEquals(3, all.stream().filter(r -> r.path().equals("/data/f3.bin")).count());
+
+    // The same file read again from its start (a lost position) stores nothing new.
+    store.close();
+    Files.delete(dir.resolve("db/provider.db"));
+    store = openStore();
+    LogTailer first = new LogTailer(log, LogFormat.GRIDFTP, store);
+    assertEquals(4, first.poll().records());
+    LogTailer again = new LogTailer(log, LogFormat.GRIDFTP, new ForgetfulSink(store));
+    again.poll();
+    all.clear();
+    store.forEachTransfer(all::add);
+    assertEquals(4, all.size());
+  }
+
+  /** A sink that forgets every position: each poll reads the files from their start. */
+  private record ForgetfulSink(Store store) implements TailSink {
+    @Override
+    public FilePosition position(String source, String fingerprint) {
+      return null;
+    }
+
+    @Override
+    public List<TransferRecord> commit(
+        FilePosition position,
+        List<TailSink.KeyedRecord> records,
+        List<TailSink.KeyedRejection> rejections)
+        throws IOException {
+      return store.commit(position, records, rejections);
+    }
+  }
+
+  @Test
   void poll_fileOfExactlyOneCompleteLine_isRead() throws IOException {
     LogTailer t = new LogTailer(log, LogFormat.GRIDFTP, store);
     append(log, 0, 1);

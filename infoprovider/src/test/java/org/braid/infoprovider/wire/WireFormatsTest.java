@@ -218,4 +218,33 @@ class WireFormatsTest {
                             + "\"volumes\":[]}")));
     assertEquals("bad statistics answer: missing peer", e.getMessage());
   }
+
+  @Test
+  void glue2Extensions_adAndProbe_writtenAndRead_areEqual() throws IOException {
+    Map<String, Object> ad = new LinkedHashMap<>();
+    ad.put(AdAttributes.MY_TYPE, AdAttributes.STORAGE);
+    ad.put(AdAttributes.HOSTNAME, "se.example.org");
+    ad.put(AdAttributes.PEER, "10.0.0.1");
+    AdAttributes.putEndpoint(ad, Endpoint.parse("gsiftp://se.example.org:2811"));
+    ad.put(AdAttributes.bandwidth(Stat.AVG, Operation.READ, SizeClass.ALL), 8_123_456.789);
+    ad.put(AdAttributes.transfers(Operation.READ, SizeClass.ALL), 40L);
+    assertEquals(ad, Glue2Extensions.readAd(Glue2Extensions.adValue(ad)));
+
+    Glue2Extensions.Probe p =
+        new Glue2Extensions.Probe("se.example.org", "disk/sda/util_percent", T, 12.5);
+    assertEquals(p, Glue2Extensions.readProbe(Glue2Extensions.probeValue(p)));
+  }
+
+  @Test
+  void glue2Extensions_badValues_refusedWithAReason() {
+    IOException two =
+        assertThrows(IOException.class, () -> Glue2Extensions.readAd("[{\"a\":1},{\"b\":2}]"));
+    assertEquals("extension value holds 2 ads, not one", two.getMessage());
+    IOException probe =
+        assertThrows(
+            IOException.class,
+            () -> Glue2Extensions.readProbe("[{\"hostname\":\"h\",\"series\":\"s\"}]"));
+    assertEquals("probe value needs hostname, series, time and value", probe.getMessage());
+    assertThrows(IOException.class, () -> Glue2Extensions.readAd("x".repeat(70_000)));
+  }
 }

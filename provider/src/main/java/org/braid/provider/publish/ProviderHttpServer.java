@@ -1,24 +1,17 @@
 package org.braid.provider.publish;
 
 import java.io.IOException;
+import java.net.BindException;
 import java.net.InetAddress;
-import java.net.Socket;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
-import org.apache.hc.core5.http.HttpException;
 import org.apache.hc.core5.http.HttpStatus;
-import org.apache.hc.core5.http.MessageConstraintException;
 import org.apache.hc.core5.http.config.Http1Config;
 import org.apache.hc.core5.http.impl.bootstrap.HttpServer;
 import org.apache.hc.core5.http.impl.bootstrap.ServerBootstrap;
-import org.apache.hc.core5.http.impl.io.DefaultBHttpServerConnection;
 import org.apache.hc.core5.http.io.SocketConfig;
-import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
 import org.apache.hc.core5.http.message.BasicClassicHttpResponse;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.util.TimeValue;
@@ -48,9 +41,11 @@ public final class ProviderHttpServer implements AutoCloseable {
   private static final int HARD_LINE_LIMIT = 65_536;
 
   private final HttpServer server;
+  private final Connections connections;
 
-  private ProviderHttpServer(HttpServer server) {
+  private ProviderHttpServer(HttpServer server, Connections connections) {
     this.server = server;
+    this.connections = connections;
   }
 
   /**
@@ -72,6 +67,27 @@ public final class ProviderHttpServer implements AutoCloseable {
       SeriesSource series,
       HttpLimits limits)
       throws IOException {
+    return start(bind, port, snapshot, series, limits, new ProviderMetrics(snapshot));
+  }
+
+  /**
+   * Starts a server that counts its requests in {@code metrics} and serves them at {@code
+   * /metrics}.
+   *
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if the port is outside 0-65535
+   * @throws java.net.BindException naming the address and port when they cannot be bound
+   * @throws IOException if the server cannot start
+   */
+  public static ProviderHttpServer start(
+      InetAddress bind,
+      int port,
+      Supplier<Snapshot> snapshot,
+      SeriesSource series,
+      HttpLimits limits,
+      ProviderMetrics metrics)
+      throws IOException {
+    Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(snapshot, "snapshot");
     Objects.requireNonNull(series, "series");
@@ -85,8 +101,8 @@ public final class ProviderHttpServer implements AutoCloseable {
             .setMaxHeaderCount(Math.max(limits.maxHeaderCount() * 2, 100))
             .setMaxEmptyLineCount(10)
             .build();
-    RequestRouter router = new RequestRouter(snapshot, series, limits);
-    AtomicInteger open = new AtomicInteger();
+    RequestRouter router = new RequestRouter(snapshot, series, limits, metrics);
+    Connections connections = new Connections(limits, h1, metrics);
     HttpServer s =
         ServerBootstrap.bootstrap()
             .setLocalAddress(bind)
@@ -94,16 +110,12 @@ public final class ProviderHttpServer implements AutoCloseable {
             .setHttp1Config(h1)
             .setSocketConfig(
                 SocketConfig.custom()
-                    .setSoTimeout(30, TimeUnit.SECONDS)
+                    .setSoTimeout(
+                        (int) Math.max(1, limits.requestTimeout().toMillis()),
+                        TimeUnit.MILLISECONDS)
                     .setBacklogSize(256)
                     .build())
-            .setConnectionFactory(
-                (Socket socket) -> {
-                  boolean over = open.incrementAndGet() > limits.maxConnections();
-                  BoundedConnection c = new BoundedConnection(h1, open, over);
-                  c.bind(socket);
-                  return c;
-                })
+            .setConnectionFactory(connections::accept)
             .setExceptionListener(
                 new org.apache.hc.core5.http.ExceptionListener() {
                   @Override
@@ -127,9 +139,23 @@ public final class ProviderHttpServer implements AutoCloseable {
                 })
             .register("*", router)
             .create();
-    s.start();
-    LOG.info("http: listening on {}:{}", bind.getHostAddress(), s.getLocalPort());
-    return new ProviderHttpServer(s);
+    try {
+      s.start();
+    } catch (BindException e) {
+      connections.close();
+      throw new BindException(
+          "http: cannot listen on " + hostPort(bind, port) + ": " + e.getMessage());
+    } catch (IOException | RuntimeException e) {
+      connections.close();
+      throw e;
+    }
+    LOG.info("http: listening on {}", hostPort(bind, s.getLocalPort()));
+    return new ProviderHttpServer(s, connections);
+  }
+
+  private static String hostPort(InetAddress bind, int port) {
+    String h = bind.getHostAddress();
+    return (h.indexOf(':') >= 0 ? "[" + h + "]" : h) + ":" + port;
   }
 
   /** The port the server listens on. */
@@ -147,57 +173,6 @@ public final class ProviderHttpServer implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     server.close(CloseMode.IMMEDIATE);
-  }
-
-  /**
-   * A connection that turns an over-long request head into a request the router answers with 431
-   * and closes, instead of dropping the connection without an answer, and marks the requests of a
-   * connection over the connection limit so that the router answers them 503 and closes.
-   */
-  static final class BoundedConnection extends DefaultBHttpServerConnection {
-    private final AtomicInteger open;
-    private final AtomicBoolean counted = new AtomicBoolean(true);
-    private final boolean overloaded;
-
-    BoundedConnection(Http1Config h1, AtomicInteger open, boolean overloaded) {
-      super("http", h1);
-      this.open = open;
-      this.overloaded = overloaded;
-    }
-
-    @Override
-    public ClassicHttpRequest receiveRequestHeader() throws HttpException, IOException {
-      try {
-        ClassicHttpRequest r = super.receiveRequestHeader();
-        if (r != null && overloaded) {
-          r.setHeader(OVERLOAD, "true");
-          r.setHeader("Connection", "close");
-        }
-        return r;
-      } catch (MessageConstraintException e) {
-        BasicClassicHttpRequest r = new BasicClassicHttpRequest("GET", "/");
-        r.setHeader(OVERSIZE, e.getMessage());
-        r.setHeader("Connection", "close");
-        return r;
-      }
-    }
-
-    @Override
-    public void close() throws IOException {
-      release();
-      super.close();
-    }
-
-    @Override
-    public void close(CloseMode mode) {
-      release();
-      super.close(mode);
-    }
-
-    private void release() {
-      if (counted.getAndSet(false)) {
-        open.decrementAndGet();
-      }
-    }
+    connections.close();
   }
 }

@@ -40,11 +40,11 @@ final class RequestRouter implements HttpRequestHandler {
   private static final ContentType TEXT = ContentType.create("text/plain", StandardCharsets.UTF_8);
   private static final ContentType CLASSAD =
       ContentType.create("application/x-classad", StandardCharsets.UTF_8);
-  private static final ContentType PROMETHEUS = ContentType.parse(PrometheusText.CONTENT_TYPE);
 
   private final Supplier<Snapshot> snapshot;
   private final SeriesSource series;
   private final HttpLimits limits;
+  private final ProviderMetrics metrics;
 
   /** Rendered bodies of one snapshot, by request; replaced when the snapshot changes. */
   private record Rendered(Snapshot snapshot, Map<String, Body> bodies) {}
@@ -55,10 +55,32 @@ final class RequestRouter implements HttpRequestHandler {
   private static final int MAX_CACHED_BODIES = 256;
   private volatile Rendered rendered = new Rendered(null, Map.of());
 
-  RequestRouter(Supplier<Snapshot> snapshot, SeriesSource series, HttpLimits limits) {
+  RequestRouter(
+      Supplier<Snapshot> snapshot,
+      SeriesSource series,
+      HttpLimits limits,
+      ProviderMetrics metrics) {
     this.snapshot = snapshot;
     this.series = series;
     this.limits = limits;
+    this.metrics = metrics;
+  }
+
+  /** The path label of a request in {@code braid_provider_http_requests_total}: bounded. */
+  static String routeLabel(String requestUri) {
+    String p = requestUri == null ? "" : requestUri;
+    int q = p.indexOf('?');
+    p = q >= 0 ? p.substring(0, q) : p;
+    switch (p) {
+      case "/metrics":
+      case "/healthz":
+      case "/v1/ads":
+      case "/v1/stats":
+      case "/v1/series":
+        return p;
+      default:
+        return p.startsWith("/v1/series/") ? "/v1/series/{name}" : "other";
+    }
   }
 
   /** An answer with a status other than 200. */
@@ -77,18 +99,26 @@ final class RequestRouter implements HttpRequestHandler {
     try {
       route(request, response);
     } catch (Reject r) {
-      response.setCode(r.status);
-      if (r.status == HttpStatus.SC_METHOD_NOT_ALLOWED) {
-        response.setHeader("Allow", "GET, HEAD");
-      }
-      if (r.status >= 400 && r.status != HttpStatus.SC_NOT_FOUND) {
-        response.setHeader("Connection", "close");
-      }
-      if (r.status == HttpStatus.SC_SERVICE_UNAVAILABLE) {
-        response.setHeader("Retry-After", "1");
-      }
-      response.setEntity(new StringEntity(r.getMessage() + "\n", TEXT));
+      reject(r, response);
     }
+    if (request.getFirstHeader(ProviderHttpServer.OVERLOAD) != null) {
+      metrics.closed("overload");
+    }
+    metrics.request(routeLabel(request.getRequestUri()), response.getCode());
+  }
+
+  private static void reject(Reject r, ClassicHttpResponse response) {
+    response.setCode(r.status);
+    if (r.status == HttpStatus.SC_METHOD_NOT_ALLOWED) {
+      response.setHeader("Allow", "GET, HEAD");
+    }
+    if (r.status >= 400 && r.status != HttpStatus.SC_NOT_FOUND) {
+      response.setHeader("Connection", "close");
+    }
+    if (r.status == HttpStatus.SC_SERVICE_UNAVAILABLE) {
+      response.setHeader("Retry-After", "1");
+    }
+    response.setEntity(new StringEntity(r.getMessage() + "\n", TEXT));
   }
 
   private void route(ClassicHttpRequest request, ClassicHttpResponse response)
@@ -118,8 +148,16 @@ final class RequestRouter implements HttpRequestHandler {
     if (request.getEntity() != null && request.getEntity().getContentLength() != 0) {
       throw new Reject(HttpStatus.SC_BAD_REQUEST, "a " + method + " request has no body");
     }
+    if (path.equals("/metrics")) {
+      allow(query, Set.of());
+      Header accept = request.getFirstHeader("Accept");
+      ProviderMetrics.Exposition e = metrics.scrape(accept == null ? null : accept.getValue());
+      response.setCode(HttpStatus.SC_OK);
+      response.setEntity(new ByteArrayEntity(e.body(), ContentType.parse(e.contentType())));
+      return;
+    }
     Snapshot snap = snapshot.get();
-    if (path.equals("/metrics") || path.equals("/v1/stats") || path.equals("/v1/ads")) {
+    if (path.equals("/v1/stats") || path.equals("/v1/ads")) {
       Header accept = request.getFirstHeader("Accept");
       boolean json = accept != null && accept.getValue().contains("application/json");
       String key = path + "?" + uri.getQueryParams() + (json ? " json" : "");
@@ -183,10 +221,6 @@ final class RequestRouter implements HttpRequestHandler {
       ClassicHttpResponse response)
       throws Reject {
     switch (path) {
-      case "/metrics":
-        allow(query, Set.of());
-        ok(response, PrometheusText.render(snap), PROMETHEUS);
-        return;
       case "/v1/stats":
         stats(snap, query, response);
         return;

@@ -54,6 +54,11 @@ public record Snapshot(
     return new Snapshot(computedAt, hostname, stats, rejections, missingLogs, lastSamples, v);
   }
 
+  /** The same snapshot with other missing-log states. */
+  public Snapshot withMissingLogs(Map<String, Boolean> m) {
+    return new Snapshot(computedAt, hostname, stats, rejections, m, lastSamples, volumes);
+  }
+
   /** The endpoints with statistics, in order of first appearance (null for host-level ones). */
   public Set<Endpoint> scopes() {
     Set<Endpoint> out = new LinkedHashSet<>();

@@ -2,7 +2,6 @@ package org.braid.provider.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
@@ -15,7 +14,8 @@ import java.util.TreeMap;
 import org.braid.infoprovider.wire.Endpoint;
 import org.braid.infoprovider.wire.StatsJson;
 import org.braid.provider.Provider;
-import org.braid.provider.publish.Ldif;
+import org.braid.provider.publish.Figure3Ldif;
+import org.braid.provider.publish.MetricsText;
 import org.braid.provider.publish.Snapshot;
 
 /**
@@ -69,12 +69,12 @@ final class PublishedFigures {
     HttpClient http = HttpClient.newHttpClient();
     String base = "http://127.0.0.1:" + p.httpPort();
     String metrics = get(http, base + "/metrics", null);
-    String ldif = Ldif.render(snap);
+    String ldif = Figure3Ldif.render(snap);
     JsonNode ads = StatsJson.MAPPER.readTree(get(http, base + "/v1/ads", "application/json"));
     String classAds = get(http, base + "/v1/ads", null);
     // The configured url is the log's endpoint: its metrics carry it as a label.
     Endpoint endpoint = snap.stats().isEmpty() ? null : snap.stats().get(0).endpoint();
-    String endpointLabel = endpoint == null ? "" : ",endpoint=\"" + endpoint.url() + "\"";
+    String endpointLabel = endpoint == null ? "" : endpoint.url();
     for (Map.Entry<String, Expected> e : expected.entrySet()) {
       String[] k = e.getKey().split("\\|");
       Expected x = e.getValue();
@@ -102,26 +102,29 @@ final class PublishedFigures {
       assertClose(x.max, s.get("maxBandwidth").asDouble(), e.getKey() + " max");
       assertClose(x.mean(), s.get("meanBandwidth").asDouble(), e.getKey() + " mean");
       String labels =
-          "{volume=\""
-              + volume
-              + "\",peer=\""
-              + k[0]
+          "{endpoint=\""
+              + endpointLabel
               + "\",operation=\""
               + k[1]
+              + "\",peer=\""
+              + k[0]
               + "\",size_class=\""
               + k[2]
-              + "\""
-              + endpointLabel
-              + "}";
-      assertTrue(
-          metrics.contains("braid_provider_transfers" + labels + " " + x.count + "\n"),
-          labels + "\n" + metrics);
-      assertTrue(metrics.contains("braid_provider_bytes" + labels + " " + x.bytes + "\n"), labels);
-      String meanLine =
-          metricLine(
+              + "\"";
+      String end = ",volume=\"" + volume + "\"}";
+      assertEquals(
+          (double) x.count,
+          MetricsText.value(metrics, "braid_provider_window_transfers" + labels + end),
+          labels);
+      assertEquals(
+          (double) x.bytes,
+          MetricsText.value(metrics, "braid_provider_window_bytes" + labels + end),
+          labels);
+      double mean =
+          MetricsText.value(
               metrics,
-              "braid_provider_bandwidth_bytes_per_second" + labels.replace("}", ",stat=\"mean\"}"));
-      assertClose(x.mean(), Double.parseDouble(meanLine), e.getKey() + " metrics mean");
+              "braid_provider_bandwidth_bytes_per_second" + labels + ",stat=\"mean\"" + end);
+      assertClose(x.mean(), mean, e.getKey() + " metrics mean");
       String op = k[1].equals("read") ? "RD" : "WR";
       String range =
           Map.of(
@@ -165,16 +168,6 @@ final class PublishedFigures {
                   + ";\n"),
           classAds);
     }
-  }
-
-  static String metricLine(String metrics, String prefix) {
-    for (String line : metrics.split("\n")) {
-      if (line.startsWith(prefix + " ")) {
-        return line.substring(prefix.length() + 1);
-      }
-    }
-    fail("no metric " + prefix);
-    return null;
   }
 
   static void assertClose(double expected, double actual, String what) {

@@ -1,22 +1,28 @@
 package org.braid.provider.publish;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.BindException;
 import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.apache.hc.core5.http.config.Http1Config;
 import org.braid.infoprovider.TestLines;
 import org.braid.infoprovider.logs.LogFormat;
 import org.braid.infoprovider.stats.ForecastInputs;
@@ -143,15 +149,20 @@ class ProviderHttpServerTest {
     assertEquals(200, m.statusCode());
     assertTrue(
         m.headers().firstValue("Content-Type").get().startsWith("text/plain; version=0.0.4"));
+    assertEquals(
+        20.0,
+        MetricsText.value(
+            m.body(),
+            "braid_provider_window_transfers{endpoint=\"gsiftp://gridftp.example.org:2811\","
+                + "operation=\"read\",peer=\"10.0.0.1\",size_class=\"10M\",volume=\"/data\"}"));
+    assertEquals(
+        0.0, MetricsText.value(m.body(), "braid_provider_log_missing{log=\"/var/log/x.log\"}"));
+    // The metrics answer counts itself after it was written: the next one shows it.
     assertTrue(
-        m.body()
-            .contains(
-                "braid_provider_transfers{volume=\"/data\",peer=\"10.0.0.1\",operation=\"read\",size_class=\"10M\",endpoint=\"gsiftp://gridftp.example.org:2811\"} 20\n"),
-        m.body());
-    assertTrue(
-        m.body()
-            .contains(
-                "braid_provider_rejected_lines{log=\"/var/log/x.log\",reason=\"binary data\"} 3\n"));
+        MetricsText.value(
+                get("/metrics", null).body(),
+                "braid_provider_http_requests_total{code=\"200\",path=\"/metrics\"}")
+            >= 1);
     JsonNode s = StatsJson.MAPPER.readTree(get("/v1/series/disk%2Fsda%2Futil", null).body());
     assertEquals(12.5, s.get("points").get(0).get("value").asDouble());
     assertEquals(200, get("/v1/series/disk/sda/util", null).statusCode());
@@ -214,7 +225,8 @@ class ProviderHttpServerTest {
   }
 
   @Test
-  void connectionsBeyondTheLimit_get503AndFreeTheirSlot() throws Exception {
+  void connectionsBeyondTheLimit_closeTheLongestWaiting_else503() throws Exception {
+    ProviderMetrics pm = new ProviderMetrics(() -> snap);
     try (ProviderHttpServer small =
             ProviderHttpServer.start(
                 InetAddress.getLoopbackAddress(),
@@ -231,40 +243,140 @@ class ProviderHttpServerTest {
                     return List.of();
                   }
                 },
-                new HttpLimits(2048, 8192, 50, 2));
+                new HttpLimits(2048, 8192, 50, 2),
+                pm);
+        Socket a = new Socket(InetAddress.getLoopbackAddress(), small.port());
         Socket b = new Socket(InetAddress.getLoopbackAddress(), small.port())) {
-      Socket a = new Socket(InetAddress.getLoopbackAddress(), small.port());
       String ok = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
       a.getOutputStream().write(ok.getBytes(StandardCharsets.US_ASCII));
+      assertEquals(
+          "HTTP/1.1 200", new String(a.getInputStream().readNBytes(12), StandardCharsets.US_ASCII));
+      Thread.sleep(50); // a waits for its next request before b does
       b.getOutputStream().write(ok.getBytes(StandardCharsets.US_ASCII));
-      assertTrue(
-          new String(a.getInputStream().readNBytes(12), StandardCharsets.US_ASCII)
-              .equals("HTTP/1.1 200"));
-      assertTrue(
-          new String(b.getInputStream().readNBytes(12), StandardCharsets.US_ASCII)
-              .equals("HTTP/1.1 200"));
+      assertEquals(
+          "HTTP/1.1 200", new String(b.getInputStream().readNBytes(12), StandardCharsets.US_ASCII));
+      // Both idle: a third connection closes the one waiting longest (a) and is answered.
       try (Socket c = new Socket(InetAddress.getLoopbackAddress(), small.port())) {
-        c.getOutputStream().write(ok.getBytes(StandardCharsets.US_ASCII));
+        c.getOutputStream()
+            .write(
+                "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
         String third = new String(c.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
-        assertTrue(third.startsWith("HTTP/1.1 503"), third);
-        assertTrue(third.contains("too many connections (limit 2); try again"), third);
+        assertTrue(third.startsWith("HTTP/1.1 200"), third);
       }
-      a.shutdownOutput(); // the server sees end of stream and closes its side
-      a.getInputStream().readAllBytes();
-      a.close();
-      // The closed connection's slot is free again (the server notices the close first).
-      String again = "";
-      for (int i = 0; i < 100 && !again.startsWith("HTTP/1.1 200"); i++) {
-        Thread.sleep(20); // the server's worker sees the closed socket asynchronously
-        try (Socket d = new Socket(InetAddress.getLoopbackAddress(), small.port())) {
-          d.getOutputStream()
-              .write(
-                  "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-                      .getBytes(StandardCharsets.US_ASCII));
-          again = new String(d.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+      a.setSoTimeout(5_000);
+      try {
+        a.getInputStream().readAllBytes(); // the rest of a's answer, then the end
+      } catch (SocketException reset) {
+        // closed at once (RST): what an evicted connection gets
+      }
+      assertEquals(
+          1.0,
+          MetricsText.value(
+              pm.text(), "braid_provider_http_closed_connections_total{reason=\"evicted\"}"));
+    }
+  }
+
+  @Test
+  void headDeadline_closesAStalledHead_evenWithFreeSlots() throws Exception {
+    ProviderMetrics pm = new ProviderMetrics(() -> snap);
+    HttpLimits limits =
+        new HttpLimits(2048, 8192, 50, 16, Duration.ofMillis(300), Duration.ofSeconds(5));
+    try (ProviderHttpServer small =
+            ProviderHttpServer.start(
+                InetAddress.getLoopbackAddress(), 0, () -> snap, NO_SERIES, limits, pm);
+        Socket stalled = new Socket(InetAddress.getLoopbackAddress(), small.port())) {
+      long t0 = System.nanoTime();
+      stalled
+          .getOutputStream()
+          .write("GET /healthz HTTP/1.1\r\nHo".getBytes(StandardCharsets.US_ASCII));
+      stalled.setSoTimeout(5_000);
+      byte[] rest;
+      try {
+        rest = stalled.getInputStream().readAllBytes();
+      } catch (SocketException reset) {
+        rest = new byte[0]; // closed at once (RST)
+      }
+      long millis = (System.nanoTime() - t0) / 1_000_000;
+      assertEquals(0, rest.length, new String(rest, StandardCharsets.US_ASCII));
+      assertTrue(millis >= 300 && millis < 4_000, "closed after " + millis + " ms");
+      assertEquals(
+          1.0,
+          MetricsText.value(
+              pm.text(), "braid_provider_http_closed_connections_total{reason=\"head_timeout\"}"));
+      // a head sent in time is answered
+      try (Socket ok = new Socket(InetAddress.getLoopbackAddress(), small.port())) {
+        ok.getOutputStream()
+            .write(
+                "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+        String answer = new String(ok.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+        assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+      }
+    }
+  }
+
+  private static final SeriesSource NO_SERIES =
+      new SeriesSource() {
+        @Override
+        public List<String> names() {
+          return List.of();
         }
-      }
-      assertTrue(again.startsWith("HTTP/1.1 200"), again);
+
+        @Override
+        public List<Point> points(String name) {
+          return List.of();
+        }
+      };
+
+  @Test
+  void start_portInUse_namesAddressAndPort() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      int port = taken.getLocalPort();
+      BindException e =
+          assertThrows(
+              BindException.class,
+              () ->
+                  ProviderHttpServer.start(
+                      InetAddress.getLoopbackAddress(),
+                      port,
+                      () -> snap,
+                      new SeriesSource() {
+                        @Override
+                        public List<String> names() {
+                          return List.of();
+                        }
+
+                        @Override
+                        public List<Point> points(String name) {
+                          return List.of();
+                        }
+                      },
+                      HttpLimits.DEFAULT));
+      assertTrue(
+          e.getMessage().startsWith("http: cannot listen on 127.0.0.1:" + port + ": "),
+          e.getMessage());
+    }
+  }
+
+  @Test
+  void connections_overTheLimitWithNoneWaiting_markedOverloaded() throws Exception {
+    HttpLimits limits = new HttpLimits(2048, 8192, 50, 1);
+    ProviderMetrics metrics = new ProviderMetrics(() -> snap);
+    try (Connections conns = new Connections(limits, Http1Config.DEFAULT, metrics);
+        ServerSocket server = new ServerSocket(0, 10, InetAddress.getLoopbackAddress());
+        Socket c1 = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort());
+        Socket s1 = server.accept();
+        Socket c2 = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort());
+        Socket s2 = server.accept()) {
+      Connections.BoundedConnection busy = conns.accept(s1);
+      busy.waitingForHead = false; // its request is being answered
+      Connections.BoundedConnection over = conns.accept(s2);
+      assertTrue(over.overloaded());
+      assertTrue(busy.isOpen());
+      assertTrue(c1.isConnected() && c2.isConnected());
+      busy.close();
+      over.close();
     }
   }
 

@@ -1,5 +1,8 @@
 package org.braid.provider.publish;
 
+import static org.braid.provider.publish.LdifText.attr;
+import static org.braid.provider.publish.LdifText.rdn;
+
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -14,11 +17,12 @@ import org.braid.infoprovider.wire.ScopedStats;
 import org.braid.predictors.Forecast;
 
 /**
- * LDIF in the shape of paper 003, Figure 3, for a BDII or GRIS provider script: one entry per
- * (volume, peer), bandwidths in decimal kilobytes per second with a K suffix, e.g.
+ * LDIF in the shape of paper 003, Figure 3: one entry per (volume, peer), bandwidths in decimal
+ * kilobytes per second with a K suffix, e.g.
  *
  * <pre>
  * dn: cn=140.221.65.69,volume=/data,hostname=dpslx04.lbl.gov,dc=lbl,dc=gov,o=grid
+ * objectClass: braidStorageStats
  * cn: 140.221.65.69
  * hostname: dpslx04.lbl.gov
  * gridftpurl: gsiftp://dpslx04.lbl.gov:61000
@@ -32,8 +36,14 @@ import org.braid.predictors.Forecast;
  * Attributes: min/max/avg/std/med/lastrdbandwidth, rdtransfers, avgrdbandwidth + size range
  * (tenmbrange, hundredmbrange, fivehundredmbrange, onegbrange), the write side with wr, and when
  * available predrdbandwidth, predrderrorpct, predrdconfidencepct (per range too); for a volume with
- * a configured data directory availablespace and totalspace in bytes (a volume without transfers
- * gets an entry of its own, {@code dn: volume=...,hostname=...}).
+ * a configured data directory availablespace and totalspace in bytes.
+ *
+ * <p>The entries load into an LDAP server that has Braid's schema ({@link Figure3Schema}) and
+ * cosine's {@code domain} class: every entry names its object class, and the entries above the
+ * statistics ({@code dc=...,o=grid} of the host's domain, {@code hostname=...}, {@code
+ * endpoint=...} and {@code volume=...}) come first, parents before children. The suffix {@code
+ * o=grid} is the directory's own. Providers of one domain publish the same {@code dc} entries: load
+ * with {@code ldapadd -c}, which leaves an existing entry as it is.
  *
  * <p>Entries are per (endpoint, volume, peer). An endpoint's entries carry its URL as {@code
  * gridftpurl} (gsiftp and ftp) or {@code url}, and end with {@code endpointscheme}, {@code
@@ -42,9 +52,9 @@ import org.braid.predictors.Forecast;
  * endpoint's DN gets {@code endpoint=URL} between the volume and the host, so that DNs stay unique;
  * a provider of one endpoint keeps Figure 3's DN.
  */
-public final class Ldif {
+public final class Figure3Ldif {
 
-  private Ldif() {}
+  private Figure3Ldif() {}
 
   /** Renders a snapshot. */
   public static String render(Snapshot snap) {
@@ -52,35 +62,89 @@ public final class Ldif {
     Map<EntryKey, StringBuilder> entries = new LinkedHashMap<>();
     for (ScopedStats scoped : snap.stats()) {
       TransferStats s = scoped.stats();
-      EntryKey id = new EntryKey(scoped.endpoint(), s.key().volume(), s.key().peer());
-      StringBuilder e = entries.computeIfAbsent(id, k -> header(snap, k, several));
+      EntryKey id = new EntryKey(scoped.endpoint(), s.key().volume(), s.key().peer(), several);
+      StringBuilder e = entries.computeIfAbsent(id, k -> header(snap, k));
       statistics(e, s);
     }
+    StringBuilder out = new StringBuilder();
+    Set<String> emitted = new HashSet<>();
+    parents(out, emitted, snap);
     Set<String> withEntries = new HashSet<>();
     for (Map.Entry<EntryKey, StringBuilder> e : entries.entrySet()) {
-      withEntries.add(e.getKey().volume());
-      space(e.getValue(), snap.volumes().get(e.getKey().volume()));
-      endpoint(e.getValue(), e.getKey().endpoint());
-    }
-    StringBuilder out = new StringBuilder();
-    for (StringBuilder e : entries.values()) {
-      out.append(e).append('\n');
+      EntryKey k = e.getKey();
+      withEntries.add(k.volume());
+      VolumeSpace space = snap.volumes().get(k.volume());
+      if (k.endpointInDn()) {
+        String dn = endpointDn(snap, k.endpoint());
+        if (emitted.add(dn)) {
+          StringBuilder ep = new StringBuilder();
+          attr(ep, "dn", dn);
+          attr(ep, "objectClass", "braidEndpoint");
+          attr(ep, "endpoint", k.endpoint().url());
+          attr(ep, "hostname", snap.hostname());
+          url(ep, k.endpoint());
+          endpoint(ep, k.endpoint());
+          out.append(ep).append('\n');
+        }
+      }
+      String vdn = volumeDn(snap, k);
+      if (emitted.add(vdn)) {
+        out.append(volume(vdn, snap, k.volume(), space)).append('\n');
+      }
+      space(e.getValue(), space);
+      endpoint(e.getValue(), k.endpoint());
+      out.append(e.getValue()).append('\n');
     }
     for (VolumeSpace v : snap.volumes().values()) {
       if (!withEntries.contains(v.volume())) {
-        StringBuilder e = new StringBuilder();
-        attr(e, "dn", "volume=" + rdn(v.volume()) + "," + hostDn(snap));
-        attr(e, "hostname", snap.hostname());
-        attr(e, "volume", v.volume());
-        space(e, v);
-        out.append(e).append('\n');
+        String dn = "volume=" + rdn(v.volume()) + "," + hostDn(snap);
+        out.append(volume(dn, snap, v.volume(), v)).append('\n');
       }
     }
     return out.toString();
   }
 
-  /** What one entry is about; endpoint null for host-level statistics. */
-  private record EntryKey(Endpoint endpoint, String volume, String peer) {}
+  /**
+   * What one entry is about; endpoint null for host-level statistics; {@code several} when the
+   * provider publishes more than one endpoint.
+   */
+  private record EntryKey(Endpoint endpoint, String volume, String peer, boolean several) {
+    boolean endpointInDn() {
+      return several && endpoint != null;
+    }
+  }
+
+  /** The {@code dc} entries of the host's domain, top down, then the host's entry. */
+  private static void parents(StringBuilder out, Set<String> emitted, Snapshot snap) {
+    String[] labels = snap.hostname().split("\\.");
+    String below = "o=grid";
+    for (int i = labels.length - 1; i >= 1; i--) {
+      String dn = "dc=" + rdn(labels[i]) + "," + below;
+      StringBuilder e = new StringBuilder();
+      attr(e, "dn", dn);
+      attr(e, "objectClass", "domain");
+      attr(e, "dc", labels[i]);
+      out.append(e).append('\n');
+      emitted.add(dn);
+      below = dn;
+    }
+    StringBuilder h = new StringBuilder();
+    attr(h, "dn", hostDn(snap));
+    attr(h, "objectClass", "braidHost");
+    attr(h, "hostname", snap.hostname());
+    out.append(h).append('\n');
+    emitted.add(hostDn(snap));
+  }
+
+  private static StringBuilder volume(String dn, Snapshot snap, String volume, VolumeSpace v) {
+    StringBuilder e = new StringBuilder();
+    attr(e, "dn", dn);
+    attr(e, "objectClass", "braidVolume");
+    attr(e, "volume", volume);
+    attr(e, "hostname", snap.hostname());
+    space(e, v);
+    return e;
+  }
 
   private static void statistics(StringBuilder e, TransferStats s) {
     String op = s.key().operation() == Operation.READ ? "rd" : "wr";
@@ -116,6 +180,11 @@ public final class Ldif {
     }
   }
 
+  private static void url(StringBuilder e, Endpoint endpoint) {
+    String scheme = endpoint.scheme();
+    attr(e, scheme.equals("gsiftp") || scheme.equals("ftp") ? "gridftpurl" : "url", endpoint.url());
+  }
+
   private static void space(StringBuilder e, VolumeSpace v) {
     if (v != null) {
       attr(e, "availablespace", Long.toString(v.available()));
@@ -128,25 +197,26 @@ public final class Ldif {
     return Math.round(bytesPerSecond / 1000.0) + "K";
   }
 
-  private static StringBuilder header(Snapshot snap, EntryKey k, boolean several) {
+  private static StringBuilder header(Snapshot snap, EntryKey k) {
     StringBuilder e = new StringBuilder();
-    StringBuilder dn = new StringBuilder();
-    dn.append("cn=").append(rdn(k.peer()));
-    dn.append(",volume=").append(rdn(k.volume()));
-    if (several && k.endpoint() != null) {
-      dn.append(",endpoint=").append(rdn(k.endpoint().url()));
-    }
-    dn.append(',').append(hostDn(snap));
-    attr(e, "dn", dn.toString());
+    attr(e, "dn", "cn=" + rdn(k.peer()) + "," + volumeDn(snap, k));
+    attr(e, "objectClass", "braidStorageStats");
     attr(e, "cn", k.peer());
     attr(e, "hostname", snap.hostname());
     if (k.endpoint() != null) {
-      String url = k.endpoint().url();
-      String scheme = k.endpoint().scheme();
-      attr(e, scheme.equals("gsiftp") || scheme.equals("ftp") ? "gridftpurl" : "url", url);
+      url(e, k.endpoint());
     }
     attr(e, "volume", k.volume());
     return e;
+  }
+
+  private static String volumeDn(Snapshot snap, EntryKey k) {
+    String above = k.endpointInDn() ? endpointDn(snap, k.endpoint()) : hostDn(snap);
+    return "volume=" + rdn(k.volume()) + "," + above;
+  }
+
+  private static String endpointDn(Snapshot snap, Endpoint e) {
+    return "endpoint=" + rdn(e.url()) + "," + hostDn(snap);
   }
 
   /** {@code hostname=HOST,dc=...,o=grid}: the part of a DN below the volume. */
@@ -158,51 +228,5 @@ public final class Ldif {
       dn.append(",dc=").append(rdn(labels[i]));
     }
     return dn.append(",o=grid").toString();
-  }
-
-  private static void attr(StringBuilder e, String name, String value) {
-    e.append(name);
-    if (needsBase64(value)) {
-      e.append(":: ")
-          .append(
-              java.util.Base64.getEncoder()
-                  .encodeToString(value.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-    } else {
-      e.append(": ").append(value);
-    }
-    e.append('\n');
-  }
-
-  /** RFC 2849: values starting with space, colon or '<', or with non-ASCII or CR/LF, are base64. */
-  private static boolean needsBase64(String v) {
-    if (v.isEmpty()) {
-      return false;
-    }
-    char c0 = v.charAt(0);
-    if (c0 == ' ' || c0 == ':' || c0 == '<' || v.endsWith(" ")) {
-      return true;
-    }
-    for (int i = 0; i < v.length(); i++) {
-      char c = v.charAt(i);
-      if (c > 126 || c == '\n' || c == '\r' || c == 0) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Escapes an RDN value (RFC 4514). */
-  static String rdn(String v) {
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < v.length(); i++) {
-      char c = v.charAt(i);
-      if (",+\"\\<>;=".indexOf(c) >= 0
-          || (i == 0 && (c == '#' || c == ' '))
-          || (i == v.length() - 1 && c == ' ')) {
-        sb.append('\\');
-      }
-      sb.append(c);
-    }
-    return sb.toString();
   }
 }

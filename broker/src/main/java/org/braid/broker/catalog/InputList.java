@@ -1,0 +1,174 @@
+package org.braid.broker.catalog;
+
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads an input list in aria2's {@code -i} format: one file per entry, a line of its replica URLs
+ * separated by tabs or spaces, followed by indented {@code key=value} option lines. Options: {@code
+ * out=NAME} (the relative output path; default the last segment of the first URL), {@code dir=DIR}
+ * (a relative directory the name goes under) and {@code checksum=TYPE=HEX} (e.g. {@code
+ * sha-256=9f86...}, repeatable). aria2's transfer-tuning options ({@link #IGNORED}) are accepted
+ * and ignored (braid tunes itself); any other option is an error naming the line. Blank lines and
+ * lines starting with {@code #} are skipped. Not thread-safe (one parse per instance).
+ */
+final class InputList {
+
+  /** aria2 options that tune a transfer; braid accepts and ignores them. */
+  static final Set<String> IGNORED =
+      Set.of(
+          "split",
+          "max-connection-per-server",
+          "min-split-size",
+          "piece-length",
+          "lowest-speed-limit",
+          "max-download-limit",
+          "continue",
+          "allow-overwrite",
+          "auto-file-renaming",
+          "remote-time",
+          "conditional-get",
+          "always-resume",
+          "max-tries",
+          "retry-wait",
+          "timeout",
+          "connect-timeout");
+
+  private final String source;
+  private final CatalogLimits limits;
+  private final Map<String, CatalogFile> files = new LinkedHashMap<>();
+
+  private List<Replica> urls;
+  private int entryLine;
+  private String out;
+  private String dir;
+  private Map<String, String> hashes;
+
+  InputList(String source, CatalogLimits limits) {
+    this.source = source;
+    this.limits = limits;
+  }
+
+  ReplicaCatalog parse(String text) throws CatalogException {
+    int lineNo = 0;
+    for (String line : text.split("\r?\n", -1)) {
+      lineNo++;
+      String t = line.strip();
+      if (t.isEmpty() || t.startsWith("#")) {
+        continue;
+      }
+      if (line.charAt(0) == ' ' || line.charAt(0) == '\t') {
+        option(t, lineNo);
+      } else {
+        finish();
+        entry(t, lineNo);
+      }
+    }
+    finish();
+    if (files.isEmpty()) {
+      throw new CatalogException(source + ": no URL in the list");
+    }
+    return new ReplicaCatalog(files, Map.of());
+  }
+
+  private void entry(String t, int lineNo) throws CatalogException {
+    if (files.size() >= limits.maxFiles()) {
+      throw new CatalogException(
+          source + ":" + lineNo + ": more than " + limits.maxFiles() + " files");
+    }
+    String[] parts = t.split("[\t ]+");
+    if (parts.length > limits.maxUrlsPerFile()) {
+      throw new CatalogException(
+          source + ":" + lineNo + ": more than " + limits.maxUrlsPerFile() + " URLs");
+    }
+    urls = new ArrayList<>();
+    for (String p : parts) {
+      Replica r = Replica.of(Catalogs.parseUrl(p, source + ":" + lineNo));
+      if (urls.contains(r)) {
+        throw new CatalogException(source + ":" + lineNo + ": URL listed twice: " + p);
+      }
+      urls.add(r);
+    }
+    entryLine = lineNo;
+    out = null;
+    dir = null;
+    hashes = new LinkedHashMap<>();
+  }
+
+  private void option(String t, int lineNo) throws CatalogException {
+    String where = source + ":" + lineNo;
+    if (urls == null) {
+      throw new CatalogException(where + ": an option line before the first URL line");
+    }
+    int eq = t.indexOf('=');
+    if (eq < 1) {
+      throw new CatalogException(where + ": option must look like key=value");
+    }
+    String key = t.substring(0, eq).strip().toLowerCase(Locale.ROOT);
+    String value = t.substring(eq + 1).strip();
+    switch (key) {
+      case "out" -> out = value;
+      case "dir" -> dir = value;
+      case "checksum" -> checksum(value, where);
+      default -> {
+        if (!IGNORED.contains(key)) {
+          throw new CatalogException(
+              where
+                  + ": unknown option '"
+                  + MetalinkParser.abbreviate(key)
+                  + "' (braid reads out, dir and checksum; ignores "
+                  + String.join(", ", IGNORED.stream().sorted().toList())
+                  + ")");
+        }
+      }
+    }
+  }
+
+  private void checksum(String value, String where) throws CatalogException {
+    int eq = value.indexOf('=');
+    String hex = eq < 0 ? "" : value.substring(eq + 1).strip().toLowerCase(Locale.ROOT);
+    if (eq < 1 || !hex.matches("[0-9a-f]{1,256}")) {
+      throw new CatalogException(
+          where + ": checksum must look like TYPE=HEX, e.g. sha-256=9f86...");
+    }
+    hashes.put(value.substring(0, eq).strip().toLowerCase(Locale.ROOT), hex);
+  }
+
+  private void finish() throws CatalogException {
+    if (urls == null) {
+      return;
+    }
+    String where = source + ":" + entryLine;
+    String name = out != null ? out : lastSegment(urls.get(0).uri(), where);
+    if (dir != null && !dir.isEmpty()) {
+      name = (dir.endsWith("/") ? dir : dir + "/") + name;
+    }
+    Catalogs.checkName(name, where);
+    if (files.containsKey(name)) {
+      throw new CatalogException(where + ": output name " + name + " is used twice");
+    }
+    files.put(name, new CatalogFile(name, -1, hashes, null, urls));
+    urls = null;
+  }
+
+  private static String lastSegment(URI u, String where) throws CatalogException {
+    String p = u.getRawPath();
+    String seg = p.substring(p.lastIndexOf('/') + 1);
+    try {
+      seg = URLDecoder.decode(seg.replace("+", "%2B"), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw new CatalogException(where + ": cannot name the file after " + u + "; give out=NAME");
+    }
+    if (seg.isEmpty()) {
+      throw new CatalogException(where + ": " + u + " names a directory; give out=NAME");
+    }
+    return seg;
+  }
+}
