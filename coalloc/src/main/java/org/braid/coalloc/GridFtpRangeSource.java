@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -105,11 +106,52 @@ public final class GridFtpRangeSource implements RangeSource {
       }
       Reply mdtm = s.command("MDTM " + path);
       Validators v = new Validators(n, null, mdtm.code == 213 ? mdtm.text.trim() : null);
-      probed = v;
       ok = true;
+      Checksum sum = checksum(s);
+      if (sum == null && s.sock.isClosed()) {
+        ok = false; // the answer did not come in time: the session is out of step
+      }
+      if (sum != null) {
+        v = v.withChecksums(List.of(sum));
+      }
+      probed = v;
       return v;
     } finally {
       release(s, ok);
+    }
+  }
+
+  /**
+   * The file's adler32 as the server computes it ({@code CKSM adler32 0 -1 path}), or null when it
+   * cannot tell (refused, another format) or takes longer than half the probe time limit: the
+   * server reads the whole file for it, so a huge file is left unchecked rather than unused.
+   */
+  private Checksum checksum(Session s) throws IOException {
+    Duration budget = options.probeTimeout().dividedBy(2);
+    int stall = s.sock.getSoTimeout();
+    s.sock.setSoTimeout((int) Math.max(1, Math.min(stall, budget.toMillis())));
+    Reply r;
+    try {
+      r = s.command("CKSM adler32 0 -1 " + path);
+    } catch (SocketTimeoutException e) {
+      LOG.info(
+          "{}: no CKSM answer within {} ms; the file is not checked against it",
+          uri,
+          budget.toMillis());
+      s.close();
+      return null;
+    }
+    s.sock.setSoTimeout(stall);
+    if (r.code != 213) {
+      LOG.debug("{}: CKSM refused: {}", uri, r);
+      return null;
+    }
+    try {
+      String hex = r.text.trim();
+      return new Checksum("adler32", "0".repeat(Math.max(0, 8 - hex.length())) + hex);
+    } catch (IllegalArgumentException e) {
+      LOG.debug("{}: unusable CKSM answer {}: {}", uri, r, e.getMessage());
+      return null;
     }
   }
 

@@ -35,6 +35,11 @@ final class ModeEBody implements ParallelChannel {
   /** The most EOD markers an EOF may announce (data connections of one transfer). */
   static final int MAX_EODS = 64;
 
+  /**
+   * The most separate pieces a range may be in at once (a server sending tiny scattered blocks).
+   */
+  static final int MAX_PIECES = 1 << 16;
+
   /** What the body tells its source when it ends. */
   interface Ending {
     /** Every byte and EOD arrived: read the server's final reply, keep the connections. */
@@ -66,7 +71,13 @@ final class ModeEBody implements ParallelChannel {
   private final Duration stall;
   private final byte[] ring;
   private final Selector selector;
+
+  /** The bytes received, as merged intervals [from, to) of the range. */
   private final TreeMap<Long, Long> received = new TreeMap<>();
+
+  /** The bytes announced by block headers so far (received or on their way). */
+  private final TreeMap<Long, Long> claimed = new TreeMap<>();
+
   private final List<Stream> paused = new ArrayList<>();
   private long delivered;
   private int eods;
@@ -235,7 +246,7 @@ final class ModeEBody implements ParallelChannel {
               + " bytes",
           null);
     }
-    add(s.pos, s.pos + got);
+    add(received, s.pos, s.pos + got);
     s.pos += got;
     s.left -= got;
     if (s.left == 0) {
@@ -278,12 +289,15 @@ final class ModeEBody implements ParallelChannel {
               + "-byte range",
           /* tooLong= */ true);
     }
-    if (count > 0 && overlaps(offset, offset + count)) {
-      throw new SourceException(
-          uri,
-          "block of " + count + " bytes at " + offset + " overlaps bytes already received",
-          false,
-          null);
+    if (count > 0) {
+      if (offset < delivered || overlaps(claimed, offset, offset + count)) {
+        throw new SourceException(
+            uri,
+            "block of " + count + " bytes at " + offset + " overlaps bytes already received",
+            false,
+            null);
+      }
+      add(claimed, offset, offset + count);
     }
     s.pos = offset;
     s.left = count;
@@ -319,32 +333,37 @@ final class ModeEBody implements ParallelChannel {
     }
   }
 
-  private boolean overlaps(long from, long to) {
-    if (from < delivered) {
-      return true;
-    }
-    Map.Entry<Long, Long> e = received.floorEntry(to - 1);
+  /** Whether [from, to) overlaps an interval of {@code m}. */
+  private static boolean overlaps(TreeMap<Long, Long> m, long from, long to) {
+    Map.Entry<Long, Long> e = m.floorEntry(to - 1);
     return e != null && e.getValue() > from;
   }
 
-  /** Adds [from, to) to the received intervals, merging neighbours. */
-  private void add(long from, long to) {
-    Map.Entry<Long, Long> before = received.floorEntry(from);
+  /**
+   * Adds [from, to) to the intervals of {@code m}, merging neighbours and forgetting those wholly
+   * delivered; fails when the range is in more than {@link #MAX_PIECES} pieces.
+   */
+  private void add(TreeMap<Long, Long> m, long from, long to) throws SourceException {
+    Map.Entry<Long, Long> before = m.floorEntry(from);
     if (before != null && before.getValue() == from) {
       from = before.getKey();
-      received.remove(from);
+      m.remove(from);
     }
-    Long after = received.get(to);
+    Long after = m.get(to);
     if (after != null) {
-      received.remove(to);
+      m.remove(to);
       to = after;
     }
-    received.put(from, to);
-    // intervals wholly delivered are no longer needed
-    while (!received.isEmpty()
-        && received.firstEntry().getValue() <= delivered
-        && received.size() > 1) {
-      received.pollFirstEntry();
+    m.put(from, to);
+    while (m.size() > 1 && m.firstEntry().getValue() <= delivered) {
+      m.pollFirstEntry();
+    }
+    if (m.size() > MAX_PIECES) {
+      throw new SourceException(
+          uri,
+          "the server scattered the range into more than " + MAX_PIECES + " pieces",
+          false,
+          null);
     }
   }
 
