@@ -121,7 +121,7 @@ class GridFtpModeEDownloadTest {
                         uri.getPath(),
                         0,
                         mbps[n] * 1_000_000L,
-                        SIZE,
+                        1L << 30, // an earlier, larger file of the same server
                         t0,
                         t0.plusSeconds(1),
                         n,

@@ -64,6 +64,7 @@ final class GridFtpModeE {
       if (ch.parallelism != streams) {
         String opts = "OPTS RETR Parallelism=" + streams + "," + streams + "," + streams + ";";
         expect(owner, s.command(opts), 200, "OPTS RETR");
+        ch.closeConnections();
         // the server applies the parallelism when PORT sets up its data channel
         expect(owner, s.command(ch.portCommand()), 200, "PORT");
         ch.parallelism = streams;
@@ -127,7 +128,8 @@ final class GridFtpModeE {
         LOG.debug("{}: the server sets no TCP buffer of {} bytes: {}", owner.uri(), buffer, b);
       }
     }
-    ModeEChannels ch = ModeEChannels.listen(s.sock.getLocalAddress(), buffer);
+    ModeEChannels ch =
+        ModeEChannels.listen(s.sock.getLocalAddress(), s.sock.getInetAddress(), buffer);
     s.modeE = ch;
     return ch;
   }

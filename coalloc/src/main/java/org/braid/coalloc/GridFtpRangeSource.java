@@ -160,7 +160,15 @@ public final class GridFtpRangeSource implements RangeSource {
     if (offset < 0 || length < 0) {
       throw new IllegalArgumentException("range must not be negative: " + offset + "+" + length);
     }
-    if (!modeEUnsupported && !eretUnsupported) {
+    Validators p = probed;
+    if (p != null && offset + length > p.size()) {
+      throw new SourceException.BadRangeException(
+          uri,
+          "range " + offset + "+" + length + " is past the end of the file (" + p.size() + ")");
+    }
+    // one stream is stream mode: the same single TCP connection, but passive (braid connects), so
+    // --streams 1 also works where the server cannot connect to braid (NAT, firewalls)
+    if (!modeEUnsupported && !eretUnsupported && tuner.streams() > 1) {
       if (length == 0) {
         return Channels.newChannel(new ByteArrayInputStream(new byte[0]));
       }
@@ -205,7 +213,7 @@ public final class GridFtpRangeSource implements RangeSource {
       if (start.code != 150 && start.code != 125) {
         throw fail(start, eret ? "ERET" : "RETR");
       }
-      return new Body(s, data, length, eret);
+      return new Body(s, data, length, eret, System.nanoTime());
     } catch (IOException | RuntimeException e) {
       if (data != null) {
         data.close();
@@ -383,9 +391,11 @@ public final class GridFtpRangeSource implements RangeSource {
     private final Session session;
     private final Socket data;
     private final boolean eret;
+    private final long startNanos;
     private boolean open = true;
 
-    Body(Session session, Socket data, long length, boolean eret) throws IOException {
+    Body(Session session, Socket data, long length, boolean eret, long startNanos)
+        throws IOException {
       super(
           GridFtpRangeSource.this.uri,
           data.getInputStream(),
@@ -396,6 +406,7 @@ public final class GridFtpRangeSource implements RangeSource {
       this.session = session;
       this.data = data;
       this.eret = eret;
+      this.startNanos = startNanos;
     }
 
     @Override
@@ -414,6 +425,7 @@ public final class GridFtpRangeSource implements RangeSource {
         throw fail(done, "transfer");
       }
       open = false;
+      tuner.record(1, length, System.nanoTime() - startNanos);
       release(session, true);
     }
 

@@ -1,6 +1,7 @@
 package org.braid.coalloc;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
@@ -199,7 +200,9 @@ final class ModeEBody implements ParallelChannel {
     for (SelectionKey k : selector.selectedKeys()) {
       if (k.isAcceptable()) {
         SocketChannel c = channels.listener.accept();
-        if (c != null) {
+        if (c != null && !fromServer(c)) {
+          ModeEChannels.closeQuietly(c); // not the server: no data from elsewhere
+        } else if (c != null) {
           if (channels.connections.size() >= MAX_EODS) {
             c.close();
             throw new SourceException(
@@ -214,6 +217,10 @@ final class ModeEBody implements ParallelChannel {
       }
     }
     selector.selectedKeys().clear();
+  }
+
+  private boolean fromServer(SocketChannel c) throws IOException {
+    return ((InetSocketAddress) c.getRemoteAddress()).getAddress().equals(channels.server);
   }
 
   private void readFrom(Stream s, SelectionKey k) throws IOException {

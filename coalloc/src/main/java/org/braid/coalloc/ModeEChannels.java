@@ -26,6 +26,10 @@ final class ModeEChannels implements Closeable {
   static final int MIN_WINDOW = 4 << 20;
 
   final ServerSocketChannel listener;
+
+  /** The server's address: data connections from anywhere else are refused. */
+  final InetAddress server;
+
   final List<SocketChannel> connections = new ArrayList<>();
 
   /** The parallelism last set with {@code OPTS RETR}, 0 before. */
@@ -34,15 +38,17 @@ final class ModeEChannels implements Closeable {
   /** The window ring; grown (never shrunk) to the largest a transfer needed. */
   byte[] window = new byte[0];
 
-  private ModeEChannels(ServerSocketChannel listener) {
+  private ModeEChannels(ServerSocketChannel listener, InetAddress server) {
     this.listener = listener;
+    this.server = server;
   }
 
   /**
    * Listens on the control connection's local address (any port), with the receive buffer the data
-   * connections inherit when {@code buffer} is positive.
+   * connections inherit when {@code buffer} is positive, for data connections from {@code server}.
    */
-  static ModeEChannels listen(InetAddress local, int buffer) throws IOException {
+  static ModeEChannels listen(InetAddress local, InetAddress server, int buffer)
+      throws IOException {
     ServerSocketChannel l = ServerSocketChannel.open();
     try {
       if (buffer > 0) {
@@ -50,7 +56,7 @@ final class ModeEChannels implements Closeable {
       }
       l.bind(new InetSocketAddress(local, 0), 64);
       l.configureBlocking(false);
-      return new ModeEChannels(l);
+      return new ModeEChannels(l, server);
     } catch (IOException e) {
       l.close();
       throw e;
@@ -79,6 +85,14 @@ final class ModeEChannels implements Closeable {
     return "EPRT |2|" + a.getAddress().getHostAddress() + "|" + p + "|";
   }
 
+  /** Closes the data connections (the server sets up new ones after another {@code PORT}). */
+  void closeConnections() {
+    for (SocketChannel c : connections) {
+      closeQuietly(c);
+    }
+    connections.clear();
+  }
+
   /** A window of at least {@code size} bytes. */
   byte[] window(int size) {
     if (window.length < size) {
@@ -89,10 +103,7 @@ final class ModeEChannels implements Closeable {
 
   @Override
   public void close() {
-    for (SocketChannel c : connections) {
-      closeQuietly(c);
-    }
-    connections.clear();
+    closeConnections();
     closeQuietly(listener);
   }
 
