@@ -1,6 +1,7 @@
 package org.braid.broker;
 
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -16,6 +17,13 @@ import org.braid.predictors.Forecast;
  * makes its forecast (this client's history with the replica's endpoint, else the provider's
  * forecast for the size class, else the provider's average), says what to know about its provider
  * data, and builds the ClassAd ({@link AdBuilder}).
+ *
+ * <p>This client's history forecasts a replica once it has as many samples as the history
+ * forecaster's training size, and before that only when no provider data forecasts it ({@link
+ * HistoryForecaster.Result#trained()}). A forecast above this client's capacity (when known) is
+ * clamped to it, its source suffixed {@code -clamped} and the reason given ({@link
+ * RankedReplica#forecastNote()}); history forecasts are also kept within what was ever measured
+ * ({@link HistoryForecaster}).
  *
  * <p>Host-level provider data ({@link ProviderAdChoice.Scope#HOST}) is flagged: its source is
  * {@code provider-host} or {@code provider-host-average}, its note says so, and its forecast's
@@ -40,6 +48,7 @@ final class AdFactory {
 
   private final ClientHistory history;
   private final String clientPeer;
+  private final double clientCapacity;
   private final Map<AdKey, CachedAd> cache = new ConcurrentHashMap<>();
 
   private record AdKey(Replica replica, SizeClass sizeClass) {}
@@ -53,9 +62,10 @@ final class AdFactory {
     }
   }
 
-  AdFactory(ClientHistory history, String clientPeer) {
+  AdFactory(ClientHistory history, String clientPeer, double clientCapacity) {
     this.history = history;
     this.clientPeer = clientPeer;
+    this.clientCapacity = clientCapacity;
   }
 
   /** Empties the cache when it has grown too large; call once per request. */
@@ -91,23 +101,53 @@ final class AdFactory {
             ? ProviderAdChoice.choose(a.ads(), r.uri(), q.route().forEndpoint(), clientPeer)
             : ProviderAdChoice.NONE;
     boolean host = choice.scope() == ProviderAdChoice.Scope.HOST;
-    Forecast f = history.forecast(hv, r, size, now);
-    String source = "history";
-    if (f == null) {
-      f = AdBuilder.providerForecast(choice.ad(), sc);
-      if (f == null) {
-        source = "none";
-      } else {
-        source = (host ? "provider-host" : "provider") + (f.scored() > 0 ? "" : "-average");
-        f = host ? widened(f) : f;
-      }
+    HistoryForecaster.Result h = history.forecast(hv, r, size, now);
+    Forecast p = AdBuilder.providerForecast(choice.ad(), sc);
+    Forecast f = null;
+    String clamp = null;
+    String source = "none";
+    if (h != null && (h.trained() || p == null)) {
+      f = h.forecast();
+      clamp = h.clamp();
+      source = "history";
+    } else if (p != null) {
+      source = (host ? "provider-host" : "provider") + (p.scored() > 0 ? "" : "-average");
+      f = host ? widened(p) : p;
     }
     if (f == null) {
       f = Forecast.insufficient("none", 0);
+    } else if (clamp == null && f.isAvailable() && f.value() > clientCapacity) {
+      clamp =
+          String.format(
+              Locale.ROOT,
+              "forecast %.2f MB/s clamped to %.2f MB/s, this client's capacity",
+              f.value() / 1e6,
+              clientCapacity / 1e6);
+      f = withValue(f, clientCapacity);
+    }
+    if (clamp != null) {
+      source += "-clamped";
     }
     String note = note(r, a, choice);
     return new ReplicaAd(
-        r, AdBuilder.build(r, a, choice, f, source, ClientHistory.count(hv, r)), f, source, note);
+        r,
+        AdBuilder.build(r, a, choice, f, source, ClientHistory.count(hv, r)),
+        f,
+        source,
+        note,
+        clamp);
+  }
+
+  private static Forecast withValue(Forecast f, double value) {
+    return new Forecast(
+        f.predictor(),
+        value,
+        f.errorPct(),
+        f.ciPct(),
+        f.history(),
+        f.scored(),
+        f.chosen(),
+        f.status());
   }
 
   /** The forecast with its error widened by {@link #HOST_LEVEL_WIDENING} when it has one. */

@@ -3,11 +3,8 @@ package org.braid.broker;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -17,7 +14,6 @@ import java.util.Objects;
 import java.util.Set;
 import org.braid.broker.catalog.Replica;
 import org.braid.broker.graph.MinMin;
-import org.braid.infoprovider.wire.ProviderApi;
 import org.braid.matchmaking.Matchmaker;
 import org.braid.predictors.Forecaster;
 
@@ -55,47 +51,9 @@ public final class Broker implements AutoCloseable {
   private final Planner planner;
 
   private Broker(Builder b) {
-    Discovery discovery =
-        b.directory != null
-            ? new LdapDiscovery(
-                b.directory,
-                b.connectTimeout,
-                b.timeout,
-                b.ttl,
-                b.failureTtl,
-                b.directorySizeLimit,
-                b.clock,
-                b.loads,
-                b.clientPeer)
-            : new HttpDiscovery(
-                b.connectTimeout,
-                b.timeout,
-                b.ttl,
-                b.failureTtl,
-                b.maxResponseBytes,
-                b.clock,
-                b.loads,
-                b.clientPeer);
-    ClientHistory history = new ClientHistory(b.journal, b.historyStore, b.forecaster, b.clock);
-    this.selector =
-        new Selector(
-            b.directory != null
-                ? ProviderRoutes.directory(b.directory)
-                : new ProviderRoutes(b.providers, b.conventional, b.providerPort),
-            discovery,
-            history,
-            new AdFactory(history, b.clientPeer),
-            b.clock);
-    this.planner =
-        new Planner(
-            new Planner.Options(
-                // in declaration order: a host in two bottlenecks goes to the first
-                Collections.unmodifiableMap(new LinkedHashMap<>(b.bottlenecks)),
-                b.learnBottlenecks,
-                b.fraction,
-                b.maxSources,
-                b.clientCapacity),
-            history);
+    ClientHistory history = BrokerParts.history(b);
+    this.selector = BrokerParts.selector(b, history);
+    this.planner = BrokerParts.planner(b, history);
   }
 
   /** A builder with the defaults stated on each option. */
@@ -202,185 +160,44 @@ public final class Broker implements AutoCloseable {
   }
 
   /** Options for a {@link Broker}. Not thread-safe. */
-  public static final class Builder {
-    private InstantSource clock = InstantSource.system();
-    private Duration timeout = Duration.ofSeconds(2);
-    private Duration connectTimeout = Duration.ofSeconds(1);
-    private Duration ttl = Duration.ofMinutes(1);
-    private Duration failureTtl = Duration.ofSeconds(10);
-    private long maxResponseBytes = 4L << 20;
-    private int providerPort = ProviderApi.DEFAULT_PORT;
-    private boolean conventional = true;
-    private final Map<String, URI> providers = new HashMap<>();
-    private Path journal;
-    private Path historyStore;
-    private Forecaster forecaster = Forecaster.builder().build();
-    private String clientPeer;
-    private final Map<String, Planner.Bottleneck> bottlenecks = new LinkedHashMap<>();
-    private boolean learnBottlenecks = true;
-    private double fraction = 0.95;
-    private int maxSources = 8;
-    private boolean loads = true;
-    private double clientCapacity = Double.POSITIVE_INFINITY;
-    private URI directory;
-    private int directorySizeLimit = 50_000;
+  public static final class Builder extends DiscoveryOptions<Builder> {
+    InstantSource clock = InstantSource.system();
+    Path journal;
+    Path historyStore;
+    Forecaster forecaster = Forecaster.builder().build();
+    final Map<String, Planner.Bottleneck> bottlenecks = new LinkedHashMap<>();
+    boolean learnBottlenecks = true;
+    double fraction = 0.95;
+    int maxSources = 8;
+    double clientCapacity = Double.POSITIVE_INFINITY;
 
     private Builder() {}
 
-    /**
-     * Discovers through an LDAP directory (a BDII) instead of asking each provider over HTTP: one
-     * subtree search under the URL's base DN reads every site's storage ads, published by {@code
-     * braid provider ldif} (GLUE 2.0 layout), cached for the {@link #cacheTtl TTL}. Each replica
-     * gets the ads of its own endpoint as over HTTP; configured and catalog providers are not used.
-     * The {@link #timeout} bounds the search, the {@link #connectTimeout} the connection. Default:
-     * none (HTTP).
-     *
-     * @param ldapUrl {@code ldap://HOST[:PORT]/BASE-DN} or {@code ldaps://...}, e.g. {@code
-     *     ldap://bdii.example.org:2170/o=glue}
-     * @throws IllegalArgumentException if the URL is not such a URL
-     */
-    public Builder directory(URI ldapUrl) {
-      LdapDiscovery.parse(Objects.requireNonNull(ldapUrl, "ldapUrl"));
-      this.directory = ldapUrl;
-      return this;
-    }
-
-    /**
-     * The most directory entries one search may return; a directory with more is an error rather
-     * than a partial view. Default: 50,000.
-     *
-     * @throws IllegalArgumentException if below 1
-     */
-    public Builder directorySizeLimit(int entries) {
-      requireArgument(entries >= 1, "directory size limit must be at least 1: " + entries);
-      this.directorySizeLimit = entries;
+    @Override
+    Builder self() {
       return this;
     }
 
     /**
      * The capacity of this client's own access link, bytes per second: every transfer ends here, so
      * a plan's rate is at most this ({@link #plan}: the link from the client's access vertex in the
-     * platform graph) and the files of a batch share it ({@link #planBatch}). Default: none
-     * (unlimited).
+     * platform graph) and the files of a batch share it ({@link #planBatch}); no forecast is above
+     * it, and history samples that the saturated link held back count as lower bounds ({@link
+     * HistoryForecaster}). Default: none (unlimited).
      *
      * @throws IllegalArgumentException if not positive and finite
      */
     public Builder clientCapacity(double bytesPerSecond) {
-      requireArgument(
+      BrokerParts.requireArgument(
           bytesPerSecond > 0 && !Double.isInfinite(bytesPerSecond),
           "client capacity must be positive and finite: " + bytesPerSecond);
       this.clientCapacity = bytesPerSecond;
       return this;
     }
 
-    /**
-     * Whether to fetch each provider's latest disk utilization ({@code DiskLoad}, percent) and,
-     * with {@link #clientPeer}, its network probe towards this client ({@code NetworkBandwidth})
-     * from {@code /v1/series}, within the same timeout. Default: true.
-     */
-    public Builder loads(boolean on) {
-      this.loads = on;
-      return this;
-    }
-
     /** The clock for cache ages and forecast times. Default: the system clock. */
     public Builder clock(InstantSource clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
-      return this;
-    }
-
-    /**
-     * The most a discovery round may take: providers that have not answered by then are skipped
-     * with a reason. Also the read timeout. Default: 2 s.
-     *
-     * @throws IllegalArgumentException if not positive
-     */
-    public Builder timeout(Duration timeout) {
-      this.timeout = positive("timeout", timeout);
-      return this;
-    }
-
-    /**
-     * The connect timeout (capped by {@link #timeout}). Default: 1 s.
-     *
-     * @throws IllegalArgumentException if not positive
-     */
-    public Builder connectTimeout(Duration t) {
-      this.connectTimeout = positive("connect timeout", t);
-      return this;
-    }
-
-    /**
-     * How long a provider's answer is reused. Default: 1 min.
-     *
-     * @throws IllegalArgumentException if not positive
-     */
-    public Builder cacheTtl(Duration ttl) {
-      this.ttl = positive("cache TTL", ttl);
-      return this;
-    }
-
-    /**
-     * How long a failed query is remembered before the provider is asked again. Default: 10 s.
-     *
-     * @throws IllegalArgumentException if not positive
-     */
-    public Builder failureTtl(Duration ttl) {
-      this.failureTtl = positive("failure TTL", ttl);
-      return this;
-    }
-
-    /**
-     * The largest provider answer read; larger ones are skipped with a reason. Default: 4 MiB.
-     *
-     * @throws IllegalArgumentException if not positive
-     */
-    public Builder maxResponseBytes(long n) {
-      requireArgument(n > 0, "max response bytes must be positive: " + n);
-      this.maxResponseBytes = n;
-      return this;
-    }
-
-    /**
-     * The port of conventional provider URLs. Default: 8790, the provider's default.
-     *
-     * @throws IllegalArgumentException if outside 1..65535
-     */
-    public Builder providerPort(int port) {
-      requireArgument(port >= 1 && port <= 65535, "provider port must be 1..65535: " + port);
-      this.providerPort = port;
-      return this;
-    }
-
-    /** Whether hosts without a known provider are tried at the conventional URL. Default: true. */
-    public Builder conventionalProviders(boolean on) {
-      this.conventional = on;
-      return this;
-    }
-
-    /**
-     * The provider of a host ({@code host} or {@code host:port} of the replica URL; a URL without a
-     * path gets {@code /v1/ads}). Mapped for a {@code host:port}, a provider whose ads name no
-     * endpoint speaks for that endpoint; mapped for a host, such ads are host-level data (see
-     * {@link RankedReplica#forecastSource()}). Ads that name endpoints are matched to each
-     * replica's own either way.
-     *
-     * @throws IllegalArgumentException if the URL is not http or https with a host
-     */
-    public Builder provider(String host, URI url) {
-      Objects.requireNonNull(host, "host");
-      Objects.requireNonNull(url, "url");
-      requireArgument(
-          ("http".equalsIgnoreCase(url.getScheme()) || "https".equalsIgnoreCase(url.getScheme()))
-              && url.getHost() != null,
-          "provider URL of " + host + " must be http(s)://HOST[:PORT]: " + url);
-      providers.put(host.toLowerCase(Locale.ROOT), url);
-      return this;
-    }
-
-    /** Several providers, e.g. a catalog's {@code providers}. */
-    public Builder providers(Map<String, URI> map) {
-      map.forEach(this::provider);
       return this;
     }
 
@@ -406,18 +223,13 @@ public final class Broker implements AutoCloseable {
       return this;
     }
 
-    /** The forecaster for journal history. Default: {@code Forecaster.builder().build()}. */
+    /**
+     * The forecaster for journal history (one sample per download and replica); below its training
+     * size the median of the last three samples forecasts ({@link HistoryForecaster}). Default:
+     * {@code Forecaster.builder().build()}.
+     */
     public Builder forecaster(Forecaster f) {
       this.forecaster = Objects.requireNonNull(f, "forecaster");
-      return this;
-    }
-
-    /**
-     * This client's address as providers see it: their ad for this peer is used when published.
-     * Default: none (the ad with the most read transfers).
-     */
-    public Builder clientPeer(String peer) {
-      this.clientPeer = peer;
       return this;
     }
 
@@ -430,10 +242,10 @@ public final class Broker implements AutoCloseable {
      */
     public Builder sharedBottleneck(String name, double capacity, Collection<String> hosts) {
       Objects.requireNonNull(name, "name");
-      requireArgument(
+      BrokerParts.requireArgument(
           capacity > 0 && !Double.isInfinite(capacity),
           "bottleneck " + name + " capacity must be positive: " + capacity);
-      requireArgument(!hosts.isEmpty(), "bottleneck " + name + " has no host");
+      BrokerParts.requireArgument(!hosts.isEmpty(), "bottleneck " + name + " has no host");
       Set<String> h = new LinkedHashSet<>();
       hosts.forEach(x -> h.add(x.toLowerCase(Locale.ROOT)));
       bottlenecks.put(name, new Planner.Bottleneck(capacity, h));
@@ -452,7 +264,8 @@ public final class Broker implements AutoCloseable {
      * @throws IllegalArgumentException if outside (0, 1]
      */
     public Builder coallocationFraction(double f) {
-      requireArgument(f > 0 && f <= 1, "co-allocation fraction must be in (0, 1]: " + f);
+      BrokerParts.requireArgument(
+          f > 0 && f <= 1, "co-allocation fraction must be in (0, 1]: " + f);
       this.fraction = f;
       return this;
     }
@@ -463,7 +276,7 @@ public final class Broker implements AutoCloseable {
      * @throws IllegalArgumentException if below 1
      */
     public Builder maxSources(int n) {
-      requireArgument(n >= 1, "max sources must be at least 1: " + n);
+      BrokerParts.requireArgument(n >= 1, "max sources must be at least 1: " + n);
       this.maxSources = n;
       return this;
     }
@@ -471,19 +284,6 @@ public final class Broker implements AutoCloseable {
     /** The broker (it starts an HTTP client; close the broker when done). */
     public Broker build() {
       return new Broker(this);
-    }
-
-    /** Caffeine's {@code requireArgument}: an IllegalArgumentException with the message. */
-    private static void requireArgument(boolean ok, String message) {
-      if (!ok) {
-        throw new IllegalArgumentException(message);
-      }
-    }
-
-    private static Duration positive(String what, Duration d) {
-      Objects.requireNonNull(d, what);
-      requireArgument(!d.isNegative() && !d.isZero(), what + " must be positive: " + d);
-      return d;
     }
   }
 }

@@ -9,9 +9,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -22,9 +19,7 @@ import org.braid.infoprovider.logs.LogFormat;
 import org.braid.infoprovider.logs.LogTailer;
 import org.braid.infoprovider.logs.ParseReport;
 import org.braid.infoprovider.store.Store;
-import org.braid.predictors.Forecast;
 import org.braid.predictors.Forecaster;
-import org.braid.predictors.Series;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,9 +35,12 @@ import org.slf4j.LoggerFactory;
  * parsed; a rotated journal ({@code journal.jsonl.1}, ...) is read on from where it stopped and the
  * new live file from its start; a journal rewritten shorter is read again, its lines' keys keeping
  * each flow stored once. Malformed lines are skipped and logged with their line number and reason.
- * The store keeps flows for {@link #RETENTION} (also after the journal is rotated away); the
- * per-endpoint series are the store's flows of this journal, indexed in memory when the store is
- * opened and extended with each newly stored flow.
+ * The store keeps flows for {@link #RETENTION} (also after the journal is rotated away), each with
+ * its journal line; a store written before it kept them is emptied of this journal's flows once,
+ * and the journal files present are read again. The per-endpoint samples ({@link HistoryIndex}: one
+ * per download and replica, version 1 request lines merged) are made from the store's flows of this
+ * journal when the store is opened, and extended with each newly stored flow; forecasts come from
+ * {@link HistoryForecaster}.
  *
  * <p>The journal is looked at (one file-status call) on each {@link #view()}; it is read only when
  * its size, time or identity changed. A store that cannot be opened (not a database, a directory,
@@ -54,8 +52,8 @@ final class ClientHistory implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClientHistory.class);
 
-  /** The most recent flows per endpoint used for a forecast. */
-  static final int MAX_HISTORY = 200;
+  /** The most recent samples per endpoint used for a forecast. */
+  static final int MAX_HISTORY = HistoryForecaster.MAX_HISTORY;
 
   /** The store's default file name, in the journal's directory. */
   static final String STORE_NAME = "history.db";
@@ -65,7 +63,7 @@ final class ClientHistory implements AutoCloseable {
 
   private final Path journal;
   private final Path storeFile;
-  private final Forecaster forecaster;
+  private final HistoryForecaster forecaster;
   private final InstantSource clock;
   private final ParseReport report = new ParseReport();
   private Store store;
@@ -83,36 +81,45 @@ final class ClientHistory implements AutoCloseable {
   /** Bumped whenever flows are added: the version the broker's caches compare. */
   private long version;
 
-  private Map<String, List<TransferRecord>> byEndpoint = Map.of();
-  private List<TransferRecord> all = List.of();
+  private HistoryIndex index = new HistoryIndex();
 
   /** Flows the tailer stored for the first time during the current poll. */
   private final List<TransferRecord> fresh = new ArrayList<>();
 
   /**
    * A history of {@code journal} (null: none) kept in {@code storeFile} (null: {@value #STORE_NAME}
-   * beside the journal).
+   * beside the journal), forecast with {@code forecaster} for a client of {@code clientCapacity}
+   * bytes per second (infinite: unknown).
    */
-  ClientHistory(Path journal, Path storeFile, Forecaster forecaster, InstantSource clock) {
+  ClientHistory(
+      Path journal,
+      Path storeFile,
+      Forecaster forecaster,
+      InstantSource clock,
+      double clientCapacity) {
     this.journal = journal == null ? null : journal.toAbsolutePath().normalize();
     this.storeFile =
         this.journal == null
             ? null
             : storeFile != null ? storeFile : this.journal.resolveSibling(STORE_NAME);
-    this.forecaster = forecaster;
+    this.forecaster = new HistoryForecaster(forecaster, clientCapacity);
     this.clock = clock;
   }
 
   /**
-   * The journal as read now: its version stamp (null without history) and successful reads by
-   * endpoint key ({@link #endpointKey}), in start order.
+   * The journal as read now: its version stamp (null without history), its samples (what a replica
+   * delivered in one download, {@link HistoryIndex}) by endpoint key ({@link #endpointKey}) in
+   * start order, and all of them in end order.
    */
-  record View(Object stamp, Map<String, List<TransferRecord>> byEndpoint) {}
+  record View(
+      Object stamp, Map<String, List<TransferRecord>> byEndpoint, List<TransferRecord> all) {}
+
+  private static final View NONE = new View(null, Map.of(), List.of());
 
   /** The current view, reading what was appended to the journal since the last look. */
   synchronized View view() {
     if (!open()) {
-      return journalOnly ? readJournal() : new View(null, Map.of());
+      return journalOnly ? readJournal() : NONE;
     }
     Object now = status();
     if (!now.equals(polled)) {
@@ -120,13 +127,12 @@ final class ClientHistory implements AutoCloseable {
         polled = now;
       }
     }
-    return new View(version, byEndpoint);
+    return new View(version, index.byEndpoint(), index.all());
   }
 
-  /** Every successful flow of the journal, oldest end first (for learning shared bottlenecks). */
+  /** Every sample of the journal, oldest end first (for learning shared bottlenecks). */
   synchronized List<TransferRecord> all() {
-    view();
-    return all;
+    return view().all();
   }
 
   /** What ingestion has read since the store was opened: lines, flows, rejections with reasons. */
@@ -156,9 +162,20 @@ final class ClientHistory implements AutoCloseable {
         tailer = new LogTailer(journal, LogFormat.BRAID, s, null, this::stored);
         List<TransferRecord> loaded = new ArrayList<>();
         s.forEachTransfer(tailer.path().toString(), loaded::add);
+        if (loaded.stream().anyMatch(r -> r.journal() == null)) {
+          // stored by a version that kept no journal lines: read the journal files again
+          int n = s.forget(tailer.path().toString());
+          LOG.info(
+              "history {}: {} flows stored without their journal lines, reading {} again",
+              storeFile,
+              n,
+              journal);
+          loaded.clear();
+        }
         store = s;
         index(loaded);
-        LOG.debug("history {}: {} flows of {} in the store", storeFile, all.size(), journal);
+        LOG.debug(
+            "history {}: {} samples of {} in the store", storeFile, index.all().size(), journal);
       } catch (IOException | RuntimeException e) {
         s.close();
         throw e;
@@ -194,13 +211,12 @@ final class ClientHistory implements AutoCloseable {
       if (delta.rejected() > 0) {
         LOG.warn("journal {}: {} malformed lines skipped", journal, delta.rejected());
       }
-      byEndpoint = Map.of();
-      all = List.of();
+      index = new HistoryIndex();
       index(records);
       version++;
       polled = now;
     }
-    return new View(version, byEndpoint);
+    return new View(version, index.byEndpoint(), index.all());
   }
 
   private void stored(TransferRecord r) {
@@ -243,36 +259,11 @@ final class ClientHistory implements AutoCloseable {
     return true;
   }
 
-  /**
-   * Adds flows to the index, copying what changes so that views already handed out stay as they
-   * were.
-   */
+  /** Adds flows to the index; the views handed out earlier stay as they were. */
   private void index(List<TransferRecord> flows) {
-    if (flows.isEmpty()) {
-      return;
+    if (index.add(flows)) {
+      version++;
     }
-    Map<String, List<TransferRecord>> m = new HashMap<>(byEndpoint);
-    Map<String, List<TransferRecord>> touched = new HashMap<>();
-    List<TransferRecord> a = new ArrayList<>(all);
-    for (TransferRecord r : flows) {
-      if (!r.succeeded()) {
-        continue;
-      }
-      a.add(r);
-      if (r.operation() == TransferRecord.Operation.READ && r.size() > 0) {
-        String k = endpointKey(r);
-        touched.computeIfAbsent(k, x -> new ArrayList<>(m.getOrDefault(x, List.of()))).add(r);
-      }
-    }
-    touched.forEach(
-        (k, l) -> {
-          l.sort(Comparator.comparing(TransferRecord::start));
-          m.put(k, Collections.unmodifiableList(l));
-        });
-    a.sort(Comparator.comparing(TransferRecord::end));
-    byEndpoint = Collections.unmodifiableMap(m);
-    all = Collections.unmodifiableList(a);
-    version++;
   }
 
   /** The live journal's size, time and identity (file key), or "missing". */
@@ -305,22 +296,20 @@ final class ClientHistory implements AutoCloseable {
     return r.uri().getScheme().toLowerCase(Locale.ROOT) + "://" + Planner.serverKey(r);
   }
 
-  /** The forecast from this client's history with the replica's endpoint, or null with none. */
-  Forecast forecast(View v, Replica r, long size, Instant at) {
+  /**
+   * The forecast from this client's history with the replica's endpoint ({@link
+   * HistoryForecaster}), or null with none.
+   */
+  HistoryForecaster.Result forecast(View v, Replica r, long size, Instant at) {
     String key = endpointKey(r);
     List<TransferRecord> l = v.byEndpoint().get(key);
     if (l == null || l.isEmpty()) {
       return null;
     }
-    Series.Builder b = Series.builder(key);
-    for (TransferRecord t : l.subList(Math.max(0, l.size() - MAX_HISTORY), l.size())) {
-      b.add(t.start(), t.bandwidth(), t.size());
-    }
-    Forecast f = forecaster.forecast(b.build(), size < 0 ? 0 : size, at);
-    return f.isAvailable() ? f : null;
+    return forecaster.forecast(key, l, v.all(), size, at);
   }
 
-  /** How many flows the journal holds with the replica's endpoint. */
+  /** How many samples (downloads) the journal holds with the replica's endpoint. */
   static int count(View v, Replica r) {
     List<TransferRecord> l = v.byEndpoint().get(endpointKey(r));
     return l == null ? 0 : l.size();

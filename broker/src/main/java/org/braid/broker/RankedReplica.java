@@ -14,16 +14,20 @@ import org.braid.predictors.Forecast;
  *     rank is not a number, as in HTCondor)
  * @param forecast the bandwidth forecast for the request's size class, with paper 003's accuracy
  *     triplet; {@link Forecast.Status#INSUFFICIENT_HISTORY} when nothing was known
- * @param forecastSource where the forecast came from: {@code history} (this client's journal, its
- *     flows with the replica's endpoint), {@code provider} (the provider's forecast for the
- *     replica's endpoint), {@code provider-average} (the provider's average, no error estimate),
- *     {@code provider-host} and {@code provider-host-average} (the same from host-level data, not
- *     tied to the replica's endpoint: its error widened by 100 percentage points) or {@code none}
+ * @param forecastSource where the forecast came from: {@code history} (this client's journal, what
+ *     the replica's endpoint delivered in its downloads), {@code provider} (the provider's forecast
+ *     for the replica's endpoint), {@code provider-average} (the provider's average, no error
+ *     estimate), {@code provider-host} and {@code provider-host-average} (the same from host-level
+ *     data, not tied to the replica's endpoint: its error widened by 100 percentage points) or
+ *     {@code none}; with {@code -clamped} appended when the forecast was clamped to a sanity limit
+ *     ({@link #forecastNote()})
  * @param ad the storage ad it was ranked on
  * @param reason for rejected replicas, the failing clauses (Matchmaker explanation), else null
  * @param discovery null when the provider answered for the replica's endpoint, else why there is no
  *     provider data for it (no provider, a failed one, none for its endpoint) or that only
  *     host-level data was used
+ * @param forecastNote null, or why the forecast was clamped: it was above the highest rate ever
+ *     measured from the endpoint (or below the lowest), or above this client's capacity
  */
 public record RankedReplica(
     Replica replica,
@@ -33,7 +37,8 @@ public record RankedReplica(
     String forecastSource,
     ClassAd ad,
     String reason,
-    String discovery) {
+    String discovery,
+    String forecastNote) {
 
   /** Checks the fields. */
   public RankedReplica {

@@ -52,6 +52,14 @@ final class Ranker {
 
   private static RankedReplica ranked(ReplicaAd a, boolean matched, double rank, String reason) {
     return new RankedReplica(
-        a.replica(), matched, rank, a.forecast(), a.source(), a.ad(), reason, a.note());
+        a.replica(),
+        matched,
+        rank,
+        a.forecast(),
+        a.source(),
+        a.ad(),
+        reason,
+        a.note(),
+        a.forecastNote());
   }
 }

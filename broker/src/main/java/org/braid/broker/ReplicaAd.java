@@ -13,8 +13,15 @@ import org.braid.predictors.Forecast;
  * @param forecast its bandwidth forecast ({@link Forecast.Status#INSUFFICIENT_HISTORY} when none)
  * @param source where the forecast came from ({@link RankedReplica#forecastSource()})
  * @param note what to know about its provider data, or null ({@link RankedReplica#discovery()})
+ * @param forecastNote why the forecast was clamped, or null ({@link RankedReplica#forecastNote()})
  */
-record ReplicaAd(Replica replica, ClassAd ad, Forecast forecast, String source, String note) {
+record ReplicaAd(
+    Replica replica,
+    ClassAd ad,
+    Forecast forecast,
+    String source,
+    String note,
+    String forecastNote) {
   ReplicaAd {
     Objects.requireNonNull(replica, "replica");
     Objects.requireNonNull(ad, "ad");

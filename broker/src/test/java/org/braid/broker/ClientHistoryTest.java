@@ -38,7 +38,8 @@ class ClientHistoryTest {
   }
 
   ClientHistory history(Path journal) {
-    return new ClientHistory(journal, null, Forecaster.builder().build(), clock);
+    return new ClientHistory(
+        journal, null, Forecaster.builder().build(), clock, Double.POSITIVE_INFINITY);
   }
 
   /** Appends {@code n} flows with {@code server}, starting at flow number {@code from}. */
@@ -261,7 +262,7 @@ class ClientHistoryTest {
       ClientHistory.View v = h.view();
       Replica a = Replica.of("http://a.example/f");
       assertEquals(20, ClientHistory.count(v, a));
-      assertEquals(2e6, h.forecast(v, a, 8_000_000, T0).value(), 2e6 * 0.01);
+      assertEquals(2e6, h.forecast(v, a, 8_000_000, T0).forecast().value(), 2e6 * 0.01);
       assertNull(h.forecast(v, Replica.of("http://z.example/f"), 8_000_000, T0));
     }
   }

@@ -242,7 +242,7 @@ class EndpointMatchTest {
   static String flow(String url, String server, String protocol, Instant s, double rate) {
     long bytes = (long) (rate * 4);
     return new JournalLine(
-                "d",
+                "d" + s.toEpochMilli(),
                 url,
                 server,
                 "me",

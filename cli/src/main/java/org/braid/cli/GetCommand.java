@@ -188,20 +188,33 @@ public final class GetCommand implements Callable<Integer> {
       names = "--bearer-token-file",
       paramLabel = "FILE",
       description =
-          "Send the token in FILE as 'Authorization: Bearer' (or set BRAID_BEARER_TOKEN).")
+          "Send the token in FILE as 'Authorization: Bearer' (or set BRAID_BEARER_TOKEN)."
+              + " Default for https: WLCG discovery (BEARER_TOKEN, BEARER_TOKEN_FILE,"
+              + " $XDG_RUNTIME_DIR/bt_u<uid>, /tmp/bt_u<uid>).")
   Path tokenFile;
 
   @Option(
       names = "--client-cert",
-      paramLabel = "FILE.p12",
+      paramLabel = "FILE",
       description =
-          "Client certificate and key (PKCS#12); password from BRAID_CLIENT_CERT_PASSWORD.")
+          "Client certificate for https: PEM (a certificate or an RFC 3820 proxy, with its key)"
+              + " or PKCS#12 (password from BRAID_CLIENT_CERT_PASSWORD). Default: X509_USER_PROXY"
+              + " or /tmp/x509up_u<uid>.")
   Path clientCert;
 
   @Option(
+      names = "--client-key",
+      paramLabel = "FILE",
+      description = "PEM key of --client-cert if that file has none (unencrypted).")
+  Path clientKey;
+
+  @Option(
       names = "--ca-bundle",
-      paramLabel = "FILE.pem",
-      description = "Trust these CA certificates instead of the system's.")
+      paramLabel = "FILE|DIR",
+      description =
+          "Trust the CA certificates in this PEM file or directory of OpenSSL hashed names"
+              + " instead of the system's. Default: the system's plus X509_CERT_DIR or"
+              + " /etc/grid-security/certificates.")
   Path caBundle;
 
   @Override
@@ -252,6 +265,12 @@ public final class GetCommand implements Callable<Integer> {
     }
     if (clientCert != null) {
       so.clientCertificate(clientCert, System.getenv("BRAID_CLIENT_CERT_PASSWORD"));
+    }
+    if (clientKey != null) {
+      if (clientCert == null) {
+        throw new IllegalArgumentException("--client-key needs --client-cert");
+      }
+      so.clientKey(clientKey);
     }
     if (caBundle != null) {
       so.caBundle(caBundle);

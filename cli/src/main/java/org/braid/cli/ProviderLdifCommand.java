@@ -23,13 +23,16 @@ import picocli.CommandLine.Parameters;
     name = "ldif",
     mixinStandardHelpOptions = true,
     description = {
-      "Print the statistics as LDIF for an LDAP directory (a BDII's provider script).",
-      "Reads the daemon's database (--config) or log files (--format with LOG files).",
-      "Layout glue2 (default): a GLUE 2.0 storage service under GLUE2GroupID=resource,o=glue with",
-      "its endpoints and shares, and the storage ads of /v1/ads in GLUE2Extension entries (needs",
-      "only the GLUE 2.0 schema; braid rank --bdii reads them). Layout figure3: paper 003's",
-      "Figure 3, bandwidths in decimal kilobytes per second (K); needs Braid's schema",
-      "(braid-figure3.schema or .ldif, shipped with the package) and ldapadd -c."
+      "Print the statistics as LDIF for an LDAP directory (a BDII's provider script). Reads the"
+          + " daemon's database (--config) or log files (--format with LOG files).",
+      "",
+      "Layout glue2 (default): a GLUE 2.0 storage service under GLUE2GroupID=resource,o=glue with"
+          + " its endpoints and shares, and the storage ads of /v1/ads in GLUE2Extension entries;"
+          + " needs only the GLUE 2.0 schema. braid rank --bdii reads them.",
+      "",
+      "Layout figure3: paper 003's Figure 3, bandwidths in decimal kilobytes per second (K);"
+          + " needs Braid's schema (braid-figure3.schema or .ldif, in /etc/ldap/schema/ from the"
+          + " Debian package, in ldap/ of the tarball); load with ldapadd -c."
     })
 final class ProviderLdifCommand implements Callable<Integer> {
 

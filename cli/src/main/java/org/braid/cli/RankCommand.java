@@ -156,7 +156,7 @@ final class RankCommand implements Runnable {
   @Option(
       names = "--json",
       description =
-          "Print JSON: an array with url, matched, rank, predictedBandwidth, errorPct, ciPct, low, high, source, reason, discovery (with --plan: an object with ranking and plan).")
+          "Print JSON: an array with url, matched, rank, predictedBandwidth, errorPct, ciPct, low, high, source, reason, discovery, forecastNote (with --plan: an object with ranking and plan).")
   boolean json;
 
   @Override
@@ -310,6 +310,9 @@ final class RankCommand implements Runnable {
       if (r.discovery() != null) {
         out.printf(Locale.ROOT, "     (%s)%n", r.discovery());
       }
+      if (r.forecastNote() != null) {
+        out.printf(Locale.ROOT, "     (%s)%n", r.forecastNote());
+      }
     }
     if (plan != null) {
       out.printf(
@@ -352,6 +355,7 @@ final class RankCommand implements Runnable {
       o.put("source", r.forecastSource());
       o.put("reason", r.reason());
       o.put("discovery", r.discovery());
+      o.put("forecastNote", r.forecastNote());
       o.put("priority", r.replica().priority());
       o.put("location", r.replica().location());
     }

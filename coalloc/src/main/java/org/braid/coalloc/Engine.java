@@ -87,7 +87,7 @@ final class Engine {
       BlockScheduler s = schedule(probed, kept);
       Instant start = spec.clock().instant();
       Journal j = spec.journal() == null ? null : new Journal(spec.journal(), id);
-      JournalFeed journal = new JournalFeed(id, j, uris, size, start);
+      JournalFeed journal = new JournalFeed(id, j, size, start);
       Fetcher fetcher = new Fetcher(id, s, part::write);
       List<Thread> workers = new ArrayList<>();
       for (Flow f : s.flows()) {
@@ -98,7 +98,7 @@ final class Engine {
       // set up once the fetches run: the first digest instance loads the security providers
       try (PrefixHasher hasher =
           new PrefixHasher(id, part.runningDigests(algorithms()), s::stablePrefix)) {
-        new Supervisor(s, part, verifier, journal, spec.progress(), ticker).run(workers);
+        new Supervisor(s, part, verifier, spec.progress(), ticker).run(workers);
         long endNanos = ticker.read();
         windDown(s, fetcher, workers);
         long joinedNanos = ticker.read();
@@ -108,7 +108,7 @@ final class Engine {
           // before that resumes from the last periodic checkpoint
           part.checkpoint(s.committed());
         }
-        journal.append(s.events());
+        journal.finish(s.events(), s.replicas());
         requireComplete(s, part);
         return finish(s, part, hasher, resumed, start, endNanos, joinedNanos);
       }

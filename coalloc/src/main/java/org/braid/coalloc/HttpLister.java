@@ -14,8 +14,6 @@ import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.client5.http.protocol.HttpClientContext;
-import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
-import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
@@ -24,6 +22,7 @@ import org.apache.hc.core5.http.config.RegistryBuilder;
 import org.apache.hc.core5.http.io.entity.StringEntity;
 import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
 import org.apache.hc.core5.util.Timeout;
+import org.braid.coalloc.credentials.GridEnvironment;
 
 /**
  * Lists a directory tree over HTTP(S): WebDAV {@code PROPFIND} with {@code Depth: 1} per directory
@@ -70,18 +69,14 @@ final class HttpLister extends TreeLister {
                     .setConnectTimeout(Timeout.of(options.connectTimeout()))
                     .setSocketTimeout(Timeout.of(options.stallTimeout()))
                     .build());
-    if (http.equals("https")
-        && (options.caBundle() != null || options.clientCertificate() != null)) {
-      cm.setTlsSocketStrategy(
-          ClientTlsStrategyBuilder.create()
-              .setSslContext(HttpRangeSource.sslContext(options))
-              .buildClassic());
-    } else {
-      cm.setTlsSocketStrategy(new LazyTls(DefaultClientTlsStrategy::createDefault));
-    }
+    // the same credentials, trust and forward proxy as the range sources (GridAccess)
+    GridEnvironment env = GridEnvironment.of(options.environment());
+    cm.setTlsSocketStrategy(GridAccess.tls(base, options, env));
+    String token = GridAccess.token(base, options, env);
     this.client =
         HttpClients.custom()
             .setConnectionManager(cm.build())
+            .setRoutePlanner(GridAccess.routes(base, env))
             .setDefaultRequestConfig(
                 RequestConfig.custom()
                     .setResponseTimeout(Timeout.of(options.stallTimeout()))
@@ -94,8 +89,8 @@ final class HttpLister extends TreeLister {
             .setUserAgent(options.userAgent())
             .addRequestInterceptorLast(
                 (request, entity, context) -> {
-                  if (options.bearerToken() != null) {
-                    request.setHeader("Authorization", "Bearer " + options.bearerToken());
+                  if (token != null) { // redirects are not followed: always the same host
+                    request.setHeader("Authorization", "Bearer " + token);
                   }
                 })
             .build();

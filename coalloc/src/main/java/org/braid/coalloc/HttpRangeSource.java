@@ -6,17 +6,11 @@ import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.channels.ReadableByteChannel;
-import java.nio.file.Files;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.net.ssl.SSLContext;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
@@ -25,16 +19,13 @@ import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
-import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
-import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ConnectionClosedException;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.config.RegistryBuilder;
-import org.apache.hc.core5.ssl.SSLContextBuilder;
-import org.apache.hc.core5.ssl.SSLContexts;
 import org.apache.hc.core5.util.Timeout;
+import org.braid.coalloc.credentials.GridEnvironment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,7 +63,6 @@ public final class HttpRangeSource implements RangeSource {
   public HttpRangeSource(URI uri, SourceOptions options) {
     this.uri = uri;
     this.target = httpTarget(uri);
-    String scheme = target.getScheme();
     this.options = options;
     PoolingHttpClientConnectionManagerBuilder cmb =
         PoolingHttpClientConnectionManagerBuilder.create()
@@ -84,18 +74,14 @@ public final class HttpRangeSource implements RangeSource {
                     .setConnectTimeout(Timeout.of(options.connectTimeout()))
                     .setSocketTimeout(Timeout.of(options.stallTimeout()))
                     .build());
-    if ("https".equalsIgnoreCase(scheme)
-        && (options.caBundle() != null || options.clientCertificate() != null)) {
-      cmb.setTlsSocketStrategy(
-          ClientTlsStrategyBuilder.create().setSslContext(sslContext(options)).buildClassic());
-    } else {
-      // the default TLS set-up only if an https connection is really made (a redirect, say)
-      cmb.setTlsSocketStrategy(new LazyTls(DefaultClientTlsStrategy::createDefault));
-    }
+    GridEnvironment env = GridEnvironment.of(options.environment());
+    cmb.setTlsSocketStrategy(GridAccess.tls(target, options, env));
+    String token = GridAccess.token(target, options, env);
     PoolingHttpClientConnectionManager cm = cmb.build();
     this.client =
         HttpClients.custom()
             .setConnectionManager(cm)
+            .setRoutePlanner(GridAccess.routes(target, env))
             .setDefaultRequestConfig(
                 RequestConfig.custom()
                     .setResponseTimeout(Timeout.of(options.stallTimeout()))
@@ -110,9 +96,8 @@ public final class HttpRangeSource implements RangeSource {
             .addRequestInterceptorLast(
                 (request, entity, context) -> {
                   // the token goes to this replica's host only, not to wherever it redirects
-                  if (options.bearerToken() != null
-                      && sameOrigin(request.getAuthority(), request.getScheme())) {
-                    request.setHeader("Authorization", "Bearer " + options.bearerToken());
+                  if (token != null && sameOrigin(request.getAuthority(), request.getScheme())) {
+                    request.setHeader("Authorization", "Bearer " + token);
                   }
                 })
             .build();
@@ -156,47 +141,6 @@ public final class HttpRangeSource implements RangeSource {
             ? authority.getPort()
             : "https".equalsIgnoreCase(scheme) ? 443 : 80;
     return authority.getHostName().equalsIgnoreCase(target.getHost()) && port == got;
-  }
-
-  static SSLContext sslContext(SourceOptions o) {
-    try {
-      SSLContextBuilder b = SSLContexts.custom();
-      if (o.caBundle() != null) {
-        KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-        trust.load(null, null);
-        try (InputStream in = Files.newInputStream(o.caBundle())) {
-          int i = 0;
-          for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
-            trust.setCertificateEntry("ca" + i++, c);
-          }
-          if (i == 0) {
-            throw new IllegalArgumentException("no certificate in CA bundle " + o.caBundle());
-          }
-        }
-        b.loadTrustMaterial(trust, null);
-      }
-      if (o.clientCertificate() != null) {
-        char[] pw =
-            o.clientCertificatePassword() == null
-                ? new char[0]
-                : o.clientCertificatePassword().toCharArray();
-        KeyStore keys = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(o.clientCertificate())) {
-          keys.load(in, pw);
-        }
-        b.loadKeyMaterial(keys, pw);
-      }
-      return b.build();
-    } catch (IOException | GeneralSecurityException e) {
-      throw new IllegalArgumentException(
-          "cannot load TLS material (CA bundle "
-              + o.caBundle()
-              + ", client certificate "
-              + o.clientCertificate()
-              + "): "
-              + e.getMessage(),
-          e);
-    }
   }
 
   @Override

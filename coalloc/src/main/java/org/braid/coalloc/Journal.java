@@ -13,16 +13,19 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import org.braid.coalloc.journal.JournalLine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The client's transfer journal: one {@link JournalLine} per request (flow segment), appended under
- * a file lock so concurrent downloads do not interleave; see docs/download.md.
+ * The client's transfer journal: when a download run ends, one {@link JournalLine} (version 2) per
+ * replica, saying what it delivered, appended under a file lock so concurrent downloads do not
+ * interleave; see docs/download.md.
  */
 final class Journal {
   private static final Logger LOG = LoggerFactory.getLogger(Journal.class);
@@ -64,20 +67,23 @@ final class Journal {
   }
 
   /**
-   * Appends one line per request that put bytes into the file, and one per failed request: the
-   * {@code bytes} of all lines of a download add up to the file size (less any resumed part, plus
-   * the bytes of pieces that failed their piece hash and were fetched again). A failed piece hash
-   * gives one line with {@code bytes} 0 and an {@code error: piece ...} result per replica that
-   * wrote some of the piece.
+   * Appends one line per replica that made at least one request: what it delivered in this run of
+   * the download ({@link Deliveries}). The {@code bytes} of a download's lines add up to the file
+   * size, less any resumed part, plus the bytes of pieces that failed their piece hash and were
+   * fetched again. A replica that was dropped, or that delivered nothing and failed, gets the
+   * result {@code error: reason}.
+   *
+   * @param events every request of the download
+   * @param replicas the replicas, by index (their URLs and why any was dropped)
+   * @param fileSize the file's size
+   * @param start when the transfer started (the events' time 0)
    */
-  void append(List<BlockEvent> events, List<URI> uris, long fileSize, Instant start)
+  void append(List<BlockEvent> events, List<Outcome> replicas, long fileSize, Instant start)
       throws IOException {
     StringBuilder sb = new StringBuilder();
-    for (BlockEvent e : events) {
-      if (e.written() <= 0 && !e.result().startsWith("error")) {
-        continue; // lost a race: nothing of it is in the file
-      }
-      String line = line(e, uris.get(e.replica()), fileSize, start);
+    int[] streams = streams(events, replicas.size());
+    for (Deliveries.Delivery d : Deliveries.of(events, replicas.size())) {
+      String line = line(d, replicas.get(d.replica()), fileSize, start, streams[d.replica()]);
       if (line != null) {
         sb.append(line).append('\n');
       }
@@ -101,33 +107,76 @@ final class Journal {
     }
   }
 
-  /** The line of one request, or null (logged) if it cannot be one, e.g. a URL without a path. */
-  String line(BlockEvent e, URI uri, long fileSize, Instant start) {
-    String result = e.result().startsWith("error") ? e.result() : "ok";
+  /**
+   * A replica as the journal needs it: its URL, and why it was dropped (null if it stayed in use).
+   */
+  record Outcome(URI uri, String dropReason) {}
+
+  /**
+   * The parallel streams of each replica's requests (GridFTP MODE E; 1 otherwise): the count that
+   * delivered the most bytes, when the count changed during the download.
+   */
+  static int[] streams(List<BlockEvent> events, int replicas) {
+    List<Map<Integer, Long>> bytes = new ArrayList<>();
+    for (int r = 0; r < replicas; r++) {
+      bytes.add(new TreeMap<>());
+    }
+    for (BlockEvent e : events) {
+      if (e.replica() < replicas) {
+        bytes
+            .get(e.replica())
+            .merge(e.streams(), Math.max(1, e.endOffset() - e.offset()), Long::sum);
+      }
+    }
+    int[] out = new int[replicas];
+    for (int r = 0; r < replicas; r++) {
+      out[r] =
+          bytes.get(r).entrySet().stream()
+              .max(Map.Entry.comparingByValue())
+              .map(Map.Entry::getKey)
+              .orElse(1);
+    }
+    return out;
+  }
+
+  /** The line of one replica over one stream, or null (logged) if it cannot be one. */
+  String line(Deliveries.Delivery d, Outcome replica, long fileSize, Instant start) {
+    return line(d, replica, fileSize, start, 1);
+  }
+
+  /** The line of one replica, or null (logged) if it cannot be one, e.g. a URL without a path. */
+  String line(Deliveries.Delivery d, Outcome replica, long fileSize, Instant start, int streams) {
+    URI uri = replica.uri();
+    String result = "ok";
+    if (replica.dropReason() != null) {
+      result = "error: " + replica.dropReason();
+    } else if (d.bytes() == 0 && d.lastError() != null) {
+      result = d.lastError().startsWith("error: ") ? d.lastError() : "error: " + d.lastError();
+    }
+    Instant from = start.plusNanos(d.startNanos()).truncatedTo(ChronoUnit.MILLIS);
+    Instant to = start.plusNanos(d.endNanos()).truncatedTo(ChronoUnit.MILLIS);
+    long span = to.toEpochMilli() - from.toEpochMilli();
+    long busy = Math.min(span, d.busyNanos() / 1_000_000);
     try {
-      return line(e, uri, fileSize, start, result);
+      return JournalLine.delivery(
+              download,
+              uri.toString(),
+              server(uri),
+              peer,
+              uri.getPath() == null ? "" : uri.getPath(),
+              uri.getScheme().toLowerCase(Locale.ROOT))
+          .bytes(fileSize, d.bytes(), d.received())
+          .time(from, to, busy)
+          .requests(d.requests(), d.failures(), Math.min(d.connections(), d.requests()))
+          .sharing(Math.min(busy, d.sharedNanos() / 1_000_000), d.replicas(), d.flows())
+          .streams(streams)
+          .result(result)
+          .build()
+          .toLine();
     } catch (IllegalArgumentException bad) {
       LOG.debug("[{}] not journaled: {}", download, bad.getMessage());
       return null;
     }
-  }
-
-  private String line(BlockEvent e, URI uri, long fileSize, Instant start, String result) {
-    return new JournalLine(
-            download,
-            uri.toString(),
-            server(uri),
-            peer,
-            uri.getPath() == null ? "" : uri.getPath(),
-            e.offset(),
-            e.written(),
-            fileSize,
-            start.plusNanos(e.startNanos()).truncatedTo(ChronoUnit.MILLIS),
-            start.plusNanos(e.endNanos()).truncatedTo(ChronoUnit.MILLIS),
-            e.streams(),
-            uri.getScheme().toLowerCase(Locale.ROOT),
-            result)
-        .toLine();
   }
 
   static String server(URI uri) {

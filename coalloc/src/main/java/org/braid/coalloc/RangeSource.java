@@ -76,7 +76,7 @@ public interface RangeSource extends Closeable {
         return new GridFtpRangeSource(uri, options);
       case "root":
       case "roots":
-        return new XrootdRangeSource(uri, options, () -> HttpRangeSource.sslContext(options));
+        return new XrootdRangeSource(uri, options, () -> GridAccess.sslContext(options));
       default:
         throw new IllegalArgumentException(
             "unsupported URL scheme '"

@@ -2,6 +2,7 @@ package org.braid.coalloc;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -18,7 +19,9 @@ public final class SourceOptions {
   private final String bearerToken;
   private final Path clientCertificate;
   private final String clientCertificatePassword;
+  private final Path clientKey;
   private final Path caBundle;
+  private final Map<String, String> environment;
   private final String userAgent;
   private final Duration probeTimeout;
   private final int gridFtpStreams;
@@ -31,7 +34,9 @@ public final class SourceOptions {
     this.bearerToken = b.bearerToken;
     this.clientCertificate = b.clientCertificate;
     this.clientCertificatePassword = b.clientCertificatePassword;
+    this.clientKey = b.clientKey;
     this.caBundle = b.caBundle;
+    this.environment = b.environment;
     this.userAgent = b.userAgent;
     this.probeTimeout = b.probeTimeout;
     this.gridFtpStreams = b.gridFtpStreams;
@@ -63,9 +68,18 @@ public final class SourceOptions {
     return bearerToken;
   }
 
-  /** A PKCS#12 file with the client certificate and key, or null. */
+  /**
+   * The client certificate: a PEM file (a certificate, or an RFC 3820 proxy chain, with or without
+   * its key) or a PKCS#12 file; null for the environment's proxy (X509_USER_PROXY, the default
+   * proxy path) if any.
+   */
   public Path clientCertificate() {
     return clientCertificate;
+  }
+
+  /** A PEM file with the key of {@link #clientCertificate()} if that file has none, or null. */
+  public Path clientKey() {
+    return clientKey;
   }
 
   /** The password of {@link #clientCertificate()}, or null for none. */
@@ -73,9 +87,20 @@ public final class SourceOptions {
     return clientCertificatePassword;
   }
 
-  /** A PEM file of CA certificates trusted instead of the system's, or null. */
+  /**
+   * A PEM file or a CA directory (OpenSSL hashed names) trusted instead of the system's and the
+   * environment's, or null.
+   */
   public Path caBundle() {
     return caBundle;
+  }
+
+  /**
+   * The environment credentials and proxies are looked up in ({@code X509_USER_PROXY}, {@code
+   * X509_CERT_DIR}, WLCG bearer-token discovery, {@code https_proxy}, ...).
+   */
+  public Map<String, String> environment() {
+    return environment == null ? System.getenv() : environment;
   }
 
   /** The User-Agent header. */
@@ -112,7 +137,9 @@ public final class SourceOptions {
     private String bearerToken;
     private Path clientCertificate;
     private String clientCertificatePassword;
+    private Path clientKey;
     private Path caBundle;
+    private Map<String, String> environment;
     private String userAgent = "braid/0.1";
     private Duration probeTimeout = Duration.ofSeconds(15);
     private int gridFtpStreams;
@@ -191,16 +218,39 @@ public final class SourceOptions {
       return this;
     }
 
-    /** Uses the client certificate in a PKCS#12 file for HTTPS. Default: none. */
-    public Builder clientCertificate(Path pkcs12, String password) {
-      this.clientCertificate = pkcs12;
+    /**
+     * Presents this client certificate to HTTPS replicas (each to its own host only): a PEM file
+     * with the certificate chain and usually the key (a grid proxy), or a PKCS#12 file with its
+     * password (null for none). Default: the environment's X.509 proxy if there is one.
+     */
+    public Builder clientCertificate(Path file, String password) {
+      this.clientCertificate = file;
       this.clientCertificatePassword = password;
       return this;
     }
 
-    /** Trusts the CA certificates in this PEM file instead of the system's. Default: system. */
-    public Builder caBundle(Path pem) {
-      this.caBundle = pem;
+    /** The PEM key of the {@link #clientCertificate} if that file holds none. Default: none. */
+    public Builder clientKey(Path pem) {
+      this.clientKey = pem;
+      return this;
+    }
+
+    /**
+     * Trusts the CA certificates in this PEM file or CA directory (OpenSSL hashed names) instead of
+     * the system's and {@code X509_CERT_DIR}. Default: the system's, plus {@code X509_CERT_DIR} or
+     * {@code /etc/grid-security/certificates}.
+     */
+    public Builder caBundle(Path fileOrDirectory) {
+      this.caBundle = fileOrDirectory;
+      return this;
+    }
+
+    /**
+     * Looks credentials and proxies up in this environment instead of the process's (tests,
+     * embedding). Default: {@link System#getenv()}.
+     */
+    public Builder environment(Map<String, String> env) {
+      this.environment = Map.copyOf(env);
       return this;
     }
 

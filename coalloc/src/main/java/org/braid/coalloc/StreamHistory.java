@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.util.List;
 import org.braid.coalloc.journal.JournalLine;
 import org.slf4j.Logger;
@@ -15,9 +14,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Feeds the journal's history into the GridFTP sources' {@link StreamTuner}s: each successful
- * GridFTP range the client journal recorded for the same server (host:port) is one rate measured
- * with the stream count it ran with. Reads only the journal's last {@link #TAIL} bytes, so a long
- * journal costs bounded time and memory; lines it cannot parse are skipped.
+ * GridFTP line the client journal holds for the same server (host:port), a request (version 1) or a
+ * replica's share of a download (version 2), is one rate measured with its stream count. Reads only
+ * the journal's last {@link #TAIL} bytes, so a long journal costs bounded time and memory; lines it
+ * cannot parse are skipped.
  */
 final class StreamHistory {
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
@@ -47,7 +47,9 @@ final class StreamHistory {
         String server = Journal.server(g.uri());
         for (JournalLine l : lines) {
           if (l.server().equals(server) && isGridFtp(l.protocol()) && l.result().equals("ok")) {
-            g.tuner().learn(l.streams(), l.bytes(), Duration.between(l.start(), l.end()).toNanos());
+            // a request (version 1) or a replica's share of a download (version 2): its bytes
+            // over its busy time
+            g.tuner().learn(l.streams(), l.received(), l.busy().toNanos());
           }
         }
         LOG.info("[{}] {}: {} from the journal's history", id, server, g.tuner());

@@ -8,9 +8,9 @@ import java.util.function.Consumer;
 /**
  * Watches a running download from the caller's thread until the last byte is in, the download
  * fails, or every worker stopped: on each pass (at least every 100 ms) it verifies the pieces
- * written, and on its {@link Ticker}'s time checkpoints the control file and appends to the journal
- * every second and reports progress every 200 ms. The whole-file digests are fed by a {@link
- * PrefixHasher} on a thread of its own.
+ * written, and on its {@link Ticker}'s time checkpoints the control file every second and reports
+ * progress every 200 ms (the journal is written once, when the run ends). The whole-file digests
+ * are fed by a {@link PrefixHasher} on a thread of its own.
  */
 final class Supervisor {
   /** Longest wait for a change before a pass. */
@@ -23,7 +23,6 @@ final class Supervisor {
   private final BlockScheduler s;
   private final PartFile part;
   private final PieceVerifier pieces;
-  private final JournalFeed journal;
   private final Consumer<Progress> progress;
   private final ProgressMeter meter;
   private final Ticker ticker;
@@ -33,13 +32,11 @@ final class Supervisor {
       BlockScheduler s,
       PartFile part,
       PieceVerifier pieces,
-      JournalFeed journal,
       Consumer<Progress> progress,
       Ticker ticker) {
     this.s = s;
     this.part = part;
     this.pieces = pieces;
-    this.journal = journal;
     this.progress = progress;
     this.meter = new ProgressMeter(s.replicas().size(), s.size(), s.startNanos());
     this.ticker = ticker;
@@ -58,7 +55,6 @@ final class Supervisor {
       long now = ticker.read();
       if (now - lastCheckpoint >= CHECKPOINT_NANOS) {
         part.checkpoint(s.committed());
-        journal.append(s.events());
         lastCheckpoint = now;
       }
       if (progress != null && now - meter.last() >= PROGRESS_NANOS) {

@@ -4,12 +4,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Objects;
+import org.braid.coalloc.journal.JournalLine;
 
 /**
  * One finished transfer from any log (GridFTP, HTTP access log, Braid client journal).
  *
  * <p>Bandwidth is bytes divided by seconds (paper 003, section 2.4). A transfer logged with a
- * duration of zero is counted as lasting {@link #MIN_DURATION}, so its bandwidth stays finite.
+ * duration of zero is counted as lasting {@link #MIN_DURATION}, so its bandwidth stays finite. A
+ * record of what a replica delivered over a whole download (a client journal line of version 2)
+ * counts the seconds it was actually transferring, not its span from first request to last.
  *
  * @param server the server that moved the data, e.g. a host name or {@code host:port}
  * @param peer the other end: the client address for a server log, the client host for a journal
@@ -24,6 +27,7 @@ import java.util.Objects;
  * @param volume the logical volume the file was read from or written to
  * @param resultCode the log's result: "226" for GridFTP, the HTTP status, "ok" or "error: ..."
  * @param protocol the access protocol: gsiftp, ftp, http, https or file
+ * @param journal the client journal line it was read from, or null for a server's log
  */
 public record TransferRecord(
     String server,
@@ -38,7 +42,8 @@ public record TransferRecord(
     Operation operation,
     String volume,
     String resultCode,
-    String protocol) {
+    String protocol,
+    JournalLine journal) {
 
   /** Marks an unknown TCP buffer or block size. */
   public static final long UNKNOWN = -1;
@@ -109,6 +114,38 @@ public record TransferRecord(
     }
   }
 
+  /** A record from a server's log (no journal line). */
+  public TransferRecord(
+      String server,
+      String peer,
+      String path,
+      long size,
+      Instant start,
+      Instant end,
+      int streams,
+      long tcpBuffer,
+      long blockSize,
+      Operation operation,
+      String volume,
+      String resultCode,
+      String protocol) {
+    this(
+        server,
+        peer,
+        path,
+        size,
+        start,
+        end,
+        streams,
+        tcpBuffer,
+        blockSize,
+        operation,
+        volume,
+        resultCode,
+        protocol,
+        null);
+  }
+
   /**
    * A copy on another volume (for logs whose lines do not name one, such as HTTP access logs).
    *
@@ -128,7 +165,8 @@ public record TransferRecord(
         operation,
         volume,
         resultCode,
-        protocol);
+        protocol,
+        journal);
   }
 
   /** The logged duration, at least {@link #MIN_DURATION}. */
@@ -137,9 +175,13 @@ public record TransferRecord(
     return d.compareTo(MIN_DURATION) < 0 ? MIN_DURATION : d;
   }
 
-  /** The duration in seconds, at least 1e-6. */
+  /**
+   * The seconds it was moving data, at least 1e-6: the logged duration, or for a journal record of
+   * a whole download (version 2) its busy time.
+   */
   public double seconds() {
-    Duration d = duration();
+    Duration d = journal != null && !journal.isRequest() ? journal.busy() : duration();
+    d = d.compareTo(MIN_DURATION) < 0 ? MIN_DURATION : d;
     return d.getSeconds() + d.getNano() / 1e9;
   }
 

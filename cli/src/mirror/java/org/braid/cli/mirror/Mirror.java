@@ -84,6 +84,12 @@ public final class Mirror implements Closeable {
   private double tokens;
   private long lastRefill = System.nanoTime();
 
+  /** Requests being handled now, since when some were, and the time some were (guarded by this). */
+  private int handling;
+
+  private long handlingSince;
+  private long handledNanos;
+
   private Mirror(Builder b) throws IOException {
     this.file = b.file;
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
@@ -153,6 +159,23 @@ public final class Mirror implements Closeable {
     return served.get();
   }
 
+  /**
+   * Nanoseconds during which at least one request was being handled so far (from its arrival to its
+   * last byte written): with {@link #servedBytes()}, the rate the mirror really delivered.
+   */
+  public synchronized long busyNanos() {
+    return handledNanos + (handling > 0 ? System.nanoTime() - handlingSince : 0);
+  }
+
+  private synchronized void handling(boolean starts) {
+    long now = System.nanoTime();
+    if (starts && handling++ == 0) {
+      handlingSince = now;
+    } else if (!starts && --handling == 0) {
+      handledNanos += now - handlingSince;
+    }
+  }
+
   /** Requests received so far. */
   public int requests() {
     return requests.get();
@@ -178,6 +201,15 @@ public final class Mirror implements Closeable {
 
   private void handle(HttpExchange ex) throws IOException {
     requests.incrementAndGet();
+    handling(true);
+    try {
+      respond(ex);
+    } finally {
+      handling(false);
+    }
+  }
+
+  private void respond(HttpExchange ex) throws IOException {
     try (ex) {
       if (dead) {
         return;

@@ -2,91 +2,111 @@ package org.braid.coalloc.journal;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
 /**
- * One line of the client journal (version 1): a request of a download that put bytes into the file,
- * or failed. The downloader writes it with {@link #toLine()}, and every reader parses it with
- * {@link #parse(String)}, so writer and reader cannot drift apart. The line is one JSON object with
- * exactly these keys, in this order:
+ * One line of the client journal. The downloader writes it with {@link #toLine()}, and every reader
+ * parses it with {@link #parse(String)}, so writer and reader cannot drift apart.
+ *
+ * <p><b>Version 2</b> (written since 0.2): what one replica delivered in one download, once per
+ * download and replica, when the download ends:
  *
  * <pre>
- * {"v":1,"download":"d1","url":"http://m1:80/data/a.bin","server":"m1:80","peer":"client.example",
- *  "path":"/data/a.bin","offset":0,"bytes":1048576,"fileSize":4194304,
- *  "start":"2026-11-22T04:00:00.000Z","end":"2026-11-22T04:00:02.000Z","streams":1,
- *  "protocol":"http","result":"ok"}
+ * {"v":2,"download":"d1","url":"http://m1:80/data/a.bin","server":"m1:80","peer":"client.example",
+ *  "path":"/data/a.bin","fileSize":4194304,"bytes":1048576,"received":1048576,
+ *  "start":"2026-11-22T04:00:00.000Z","end":"2026-11-22T04:00:02.500Z","busyMs":2000,
+ *  "requests":3,"failures":0,"connections":1,"sharedMs":1500,"replicas":2,"flows":2,
+ *  "streams":1,"protocol":"http","result":"ok"}
  * </pre>
  *
- * The parser accepts the keys in any order and any ISO-8601 time with an offset, and refuses a
+ * {@code busyMs} is the time it was actually transferring (the union of its requests' spans, so
+ * overlapping requests count once and waits between them not at all), and its rate is {@code
+ * received / busyMs}; {@code sharedMs} is the part of that time during which another replica of the
+ * same download was transferring too; {@code connections}, {@code replicas} and {@code flows} are
+ * the most requests it had open at once, the most replicas transferring at once (itself included)
+ * and the most requests open at once over all replicas, during its busy time.
+ *
+ * <p><b>Version 1</b> (0.x, read only by new code, written by {@link #toLine()} only for lines
+ * parsed from or built as version 1): one request, with the keys {@code v, download, url, server,
+ * peer, path, offset, bytes, fileSize, start, end, streams, protocol, result}. Parsed, it becomes a
+ * line with {@code received = bytes}, {@code busy = end - start}, one request, one connection, and
+ * the sharing fields unknown ({@code sharedMillis} -1, {@code replicas} and {@code flows} 0);
+ * {@link #aggregate} merges the request lines of one download and replica into what version 2
+ * records.
+ *
+ * <p>The parser accepts the keys in any order and any ISO-8601 time with an offset, and refuses a
  * missing, duplicate or unknown key. Versioning: a reader refuses a version it does not know; a new
  * field or meaning gets a new version, and readers keep reading the old ones.
  *
+ * @param version 1 (a request) or 2 (a replica's share of a download)
  * @param download the download's id
- * @param url the full URL the request read from
+ * @param url the replica's full URL
  * @param server the server as host:port
  * @param peer the client's host name
  * @param path the URL path
- * @param offset the first byte of the range
- * @param bytes bytes put into the file
+ * @param offset version 1: the first byte of the request; version 2: -1 (not written)
  * @param fileSize the whole file's size
- * @param start when the request started (written with milliseconds)
- * @param end when it ended
- * @param streams parallel streams (1 for HTTP)
+ * @param bytes bytes put into the file
+ * @param received bytes received, including ranges another replica delivered first (version 1:
+ *     equal to {@code bytes})
+ * @param start when the first request was sent (written with milliseconds)
+ * @param end when the last one ended
+ * @param busyMillis milliseconds during which at least one of its requests was open
+ * @param requests requests made (version 1: 1)
+ * @param failures failed requests among them
+ * @param connections the most requests it had open at once (version 1: 1)
+ * @param sharedMillis milliseconds of {@code busyMillis} during which another replica of the
+ *     download was transferring too; -1 when unknown (version 1, and version 2 lines {@link
+ *     #aggregate merged} from version 1 lines)
+ * @param replicas the most replicas transferring at once during its busy time, itself included; 0
+ *     when unknown (then {@code sharedMillis} is -1)
+ * @param flows the most requests open at once over all replicas during its busy time; 0 when
+ *     unknown (then {@code sharedMillis} is -1)
+ * @param streams parallel streams per request (1 for HTTP)
  * @param protocol one of {@link #PROTOCOLS}
  * @param result "ok" or "error: reason"
  */
 public record JournalLine(
+    int version,
     String download,
     String url,
     String server,
     String peer,
     String path,
     long offset,
-    long bytes,
     long fileSize,
+    long bytes,
+    long received,
     Instant start,
     Instant end,
+    long busyMillis,
+    int requests,
+    int failures,
+    int connections,
+    long sharedMillis,
+    int replicas,
+    int flows,
     int streams,
     String protocol,
     String result) {
 
-  /** The version this class writes. */
-  public static final int VERSION = 1;
+  /** The version the downloader writes. */
+  public static final int VERSION = 2;
 
   /** The protocols a line may name. */
   public static final Set<String> PROTOCOLS =
       Set.of("http", "https", "gsiftp", "ftp", "root", "roots", "file");
-
-  /** The keys of a line, in the order they are written. */
-  static final List<String> KEYS =
-      List.of(
-          "v",
-          "download",
-          "url",
-          "server",
-          "peer",
-          "path",
-          "offset",
-          "bytes",
-          "fileSize",
-          "start",
-          "end",
-          "streams",
-          "protocol",
-          "result");
 
   private static final DateTimeFormatter ISO_MS =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
@@ -112,17 +132,35 @@ public record JournalLine(
         new Object[] {download, url, server, peer, path, start, end, protocol, result}) {
       Objects.requireNonNull(o, "journal line fields must not be null");
     }
-    String why = problem(download, url, server, peer, path, offset, bytes, fileSize, start, end);
+    String why = JournalChecks.problem(version, download, url, server, peer, path);
     if (why == null) {
-      why = problem(streams, protocol, result);
+      why =
+          version == 1
+              ? JournalChecks.requestProblem(offset, bytes, fileSize)
+              : JournalChecks.deliveryProblem(offset, fileSize, bytes, received);
+    }
+    if (why == null) {
+      why = JournalChecks.timeProblem(start, end, busyMillis, sharedMillis, version);
+    }
+    if (why == null) {
+      why =
+          JournalChecks.countProblem(
+              version, requests, failures, connections, sharedMillis, replicas, flows);
+    }
+    if (why == null) {
+      why = JournalChecks.problem(streams, protocol, result);
     }
     if (why != null) {
       throw new IllegalArgumentException(why);
     }
   }
 
-  /** The reason such a line is refused, or null. */
-  private static String problem(
+  /**
+   * A version 1 line: one request of {@code bytes} bytes from {@code offset}.
+   *
+   * @throws IllegalArgumentException naming the field when {@link #parse} would refuse it
+   */
+  public JournalLine(
       String download,
       String url,
       String server,
@@ -132,60 +170,112 @@ public record JournalLine(
       long bytes,
       long fileSize,
       Instant start,
-      Instant end) {
-    String[] names = {"download", "url", "server", "peer", "path"};
-    String[] values = {download, url, server, peer, path};
-    for (int i = 0; i < names.length; i++) {
-      if (values[i].isEmpty()) {
-        return "empty " + names[i];
-      }
-    }
-    if (offset < 0 || bytes < 0 || fileSize < 0) {
-      return "negative " + (offset < 0 ? "offset" : bytes < 0 ? "bytes" : "fileSize");
-    }
-    if (offset > fileSize || bytes > fileSize - offset) {
-      return "range outside the file: offset "
-          + offset
-          + " bytes "
-          + bytes
-          + " fileSize "
-          + fileSize;
-    }
-    if (end.isBefore(start)) {
-      return "end before start: " + start + " " + end;
-    }
-    return null;
+      Instant end,
+      int streams,
+      String protocol,
+      String result) {
+    this(
+        1,
+        download,
+        url,
+        server,
+        peer,
+        path,
+        offset,
+        fileSize,
+        bytes,
+        bytes,
+        start,
+        end,
+        JournalChecks.spanMillis(start, end),
+        1,
+        result != null && result.startsWith("error") ? 1 : 0,
+        1,
+        -1,
+        0,
+        0,
+        streams,
+        protocol,
+        result);
   }
 
-  private static String problem(int streams, String protocol, String result) {
-    if (streams < 1 || streams > 65_535) {
-      return "bad number streams: " + streams;
-    }
-    if (!PROTOCOLS.contains(protocol)) {
-      return "bad protocol: " + protocol;
-    }
-    if (!result.equals("ok") && !result.startsWith("error: ")) {
-      return "bad result: " + result;
-    }
-    return null;
+  /**
+   * A builder of a version 2 line for one replica of a download.
+   *
+   * @throws NullPointerException if an argument is null
+   */
+  public static JournalLineBuilder delivery(
+      String download, String url, String server, String peer, String path, String protocol) {
+    return new JournalLineBuilder(download, url, server, peer, path, protocol);
   }
 
-  /** The line (one JSON object, no newline), times in UTC with milliseconds. */
+  /** The time it was transferring. */
+  public Duration busy() {
+    return Duration.ofMillis(busyMillis);
+  }
+
+  /**
+   * Bytes per second while transferring: {@code received} over the busy time, or 0 when the busy
+   * time is 0 (an instantaneous line measures nothing).
+   */
+  public double rate() {
+    return busyMillis <= 0 ? 0 : received * 1000.0 / busyMillis;
+  }
+
+  /** Whether the line is a single request (version 1) rather than a replica's whole share. */
+  public boolean isRequest() {
+    return version == 1;
+  }
+
+  /**
+   * Merges the lines of one download and one server (version 1 request lines, or version 2 lines)
+   * into the version 2 line of what that replica delivered: bytes and requests added up, the busy
+   * time the union of the request spans (version 2 lines, whose spans hold waits, add their busy
+   * times instead, at most the whole span), the sharing fields the version 2 lines' (unknown when
+   * any line is version 1), {@code ok} when any line is ok. The URL, peer and path are the first
+   * line's.
+   *
+   * @throws IllegalArgumentException if the list is empty or the lines name different downloads or
+   *     servers
+   */
+  public static JournalLine aggregate(List<JournalLine> lines) {
+    return JournalAggregate.of(lines);
+  }
+
+  /**
+   * The line (one JSON object, no newline), times in UTC with milliseconds, in its own version's
+   * shape.
+   */
   public String toLine() {
-    StringWriter w = new StringWriter(256);
+    StringWriter w = new StringWriter(384);
     try (JsonGenerator g = JSON.createGenerator(w)) {
       g.writeStartObject();
-      g.writeNumberField("v", VERSION);
+      g.writeNumberField("v", version);
       g.writeStringField("download", download);
       g.writeStringField("url", url);
       g.writeStringField("server", server);
       g.writeStringField("peer", peer);
       g.writeStringField("path", path);
-      g.writeNumberField("offset", offset);
-      g.writeNumberField("bytes", bytes);
-      g.writeNumberField("fileSize", fileSize);
-      g.writeStringField("start", ISO_MS.format(start));
-      g.writeStringField("end", ISO_MS.format(end));
+      if (version == 1) {
+        g.writeNumberField("offset", offset);
+        g.writeNumberField("bytes", bytes);
+        g.writeNumberField("fileSize", fileSize);
+        g.writeStringField("start", ISO_MS.format(start));
+        g.writeStringField("end", ISO_MS.format(end));
+      } else {
+        g.writeNumberField("fileSize", fileSize);
+        g.writeNumberField("bytes", bytes);
+        g.writeNumberField("received", received);
+        g.writeStringField("start", ISO_MS.format(start));
+        g.writeStringField("end", ISO_MS.format(end));
+        g.writeNumberField("busyMs", busyMillis);
+        g.writeNumberField("requests", requests);
+        g.writeNumberField("failures", failures);
+        g.writeNumberField("connections", connections);
+        g.writeNumberField("sharedMs", sharedMillis);
+        g.writeNumberField("replicas", replicas);
+        g.writeNumberField("flows", flows);
+      }
       g.writeNumberField("streams", streams);
       g.writeStringField("protocol", protocol);
       g.writeStringField("result", result);
@@ -197,35 +287,37 @@ public record JournalLine(
   }
 
   /**
-   * Parses one line.
+   * Parses one line of version 1 or 2.
    *
    * @throws MalformedException with a short stable reason (e.g. "missing key end") and the
    *     offending detail
    */
   public static JournalLine parse(String line) throws MalformedException {
-    Object[] v = fields(line);
-    if (!Long.valueOf(VERSION).equals(v[0])) {
-      throw new MalformedException("unsupported version", String.valueOf(v[0]));
+    Map<String, Object> v = JournalFields.read(line, JSON);
+    Object version = v.get("v");
+    if (version == null) {
+      throw new MalformedException("missing key v", "");
     }
-    long streams = number(v, 11);
-    if (streams > 65_535) {
-      throw new MalformedException("bad number streams", String.valueOf(streams));
+    List<String> keys;
+    if (Long.valueOf(1).equals(version)) {
+      keys = JournalFields.KEYS_V1;
+    } else if (Long.valueOf(2).equals(version)) {
+      keys = JournalFields.KEYS_V2;
+    } else {
+      throw new MalformedException("unsupported version", String.valueOf(version));
+    }
+    for (String k : v.keySet()) {
+      if (!keys.contains(k)) {
+        throw new MalformedException("unknown key", k);
+      }
+    }
+    for (String k : keys) {
+      if (!v.containsKey(k)) {
+        throw new MalformedException("missing key " + k, "");
+      }
     }
     try {
-      return new JournalLine(
-          text(v, 1),
-          text(v, 2),
-          text(v, 3),
-          text(v, 4),
-          text(v, 5),
-          number(v, 6),
-          number(v, 7),
-          number(v, 8),
-          time(v, 9),
-          time(v, 10),
-          (int) streams,
-          text(v, 12),
-          text(v, 13));
+      return keys == JournalFields.KEYS_V1 ? JournalFields.v1(v) : JournalFields.v2(v);
     } catch (IllegalArgumentException e) {
       String m = e.getMessage();
       int colon = m.indexOf(": ");
@@ -233,84 +325,6 @@ public record JournalLine(
           ? new MalformedException(m, "")
           : new MalformedException(m.substring(0, colon), m.substring(colon + 2));
     }
-  }
-
-  /** The line's values in {@link #KEYS} order, each a Long or a String; all keys present. */
-  private static Object[] fields(String line) throws MalformedException {
-    Object[] v = new Object[KEYS.size()];
-    try (JsonParser p = JSON.createParser(line)) {
-      if (p.nextToken() != JsonToken.START_OBJECT) {
-        throw new MalformedException("not a JSON object", "");
-      }
-      JsonToken t;
-      while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
-        String key = p.currentName();
-        int k = KEYS.indexOf(key);
-        if (k < 0) {
-          throw new MalformedException("unknown key", key);
-        }
-        if (v[k] != null) {
-          throw new MalformedException("duplicate key", key);
-        }
-        JsonToken value = p.nextToken();
-        if (value == JsonToken.VALUE_NUMBER_INT) {
-          v[k] = p.getLongValue();
-        } else if (value == JsonToken.VALUE_STRING) {
-          v[k] = p.getText();
-        } else {
-          throw new MalformedException("bad value", key + " must be a string or an integer");
-        }
-      }
-      if (t != JsonToken.END_OBJECT) {
-        throw new MalformedException("truncated line", "object not closed");
-      }
-      if (p.nextToken() != null) {
-        throw new MalformedException("trailing data", "after the object");
-      }
-    } catch (IOException e) {
-      throw new MalformedException("truncated line", firstLine(e.getMessage()));
-    }
-    for (int k = 0; k < v.length; k++) {
-      if (v[k] == null) {
-        throw new MalformedException("missing key " + KEYS.get(k), "");
-      }
-    }
-    return v;
-  }
-
-  private static long number(Object[] v, int k) throws MalformedException {
-    if (!(v[k] instanceof Long)) {
-      throw new MalformedException("bad number " + KEYS.get(k), String.valueOf(v[k]));
-    }
-    long n = (Long) v[k];
-    if (n < 0) {
-      throw new MalformedException("negative " + KEYS.get(k), String.valueOf(n));
-    }
-    return n;
-  }
-
-  private static String text(Object[] v, int k) throws MalformedException {
-    if (!(v[k] instanceof String)) {
-      throw new MalformedException("bad value", KEYS.get(k) + " must be a string");
-    }
-    return (String) v[k];
-  }
-
-  private static Instant time(Object[] v, int k) throws MalformedException {
-    String s = text(v, k);
-    try {
-      return OffsetDateTime.parse(s).toInstant();
-    } catch (DateTimeParseException e) {
-      throw new MalformedException("bad timestamp " + KEYS.get(k), s);
-    }
-  }
-
-  private static String firstLine(String s) {
-    if (s == null) {
-      return "";
-    }
-    int nl = s.indexOf('\n');
-    return nl < 0 ? s : s.substring(0, nl);
   }
 
   /**

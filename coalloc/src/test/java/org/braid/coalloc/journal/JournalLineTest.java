@@ -76,7 +76,8 @@ class JournalLineTest {
     String good = line(0, 5, 12, "ok").toLine();
     String[][] cases = {
       {"[]", "not a JSON object"},
-      {good.replace("\"v\":1", "\"v\":2"), "unsupported version"},
+      {good.replace("\"v\":1", "\"v\":3"), "unsupported version"},
+      {good.replace("\"v\":1", "\"v\":2"), "unknown key"},
       {good.replace("\"v\":1,", ""), "missing key v"},
       {good.replace("}", ",\"x\":1}"), "unknown key"},
       {good.replace("}", ",\"v\":1}"), "duplicate key"},

@@ -6,9 +6,11 @@ import org.braid.infoprovider.TransferRecord.Operation;
 
 /**
  * Parses Braid's client journal, written by the downloader: each line is a {@link JournalLine}
- * (defined once, in the downloader, for its writer and every reader). A line is a read of {@code
- * bytes} bytes by {@code peer} from {@code server}; {@code result} is "ok" or "error: reason" and
- * becomes the record's result code. Thread-safe.
+ * (defined once, in the downloader, for its writer and every reader). A line is a read by {@code
+ * peer} from {@code server}: of a version 2 line, the {@code received} bytes over its busy time
+ * (what the replica delivered in one download); of a version 1 line, one request's {@code bytes}.
+ * {@code result} is "ok" or "error: reason" and becomes the record's result code; the line itself
+ * is kept as the record's {@link TransferRecord#journal()}. Thread-safe.
  */
 final class JournalParser implements LogParser {
 
@@ -25,7 +27,7 @@ final class JournalParser implements LogParser {
         j.server(),
         j.peer(),
         j.path(),
-        j.bytes(),
+        j.received(),
         j.start(),
         j.end(),
         j.streams(),
@@ -34,6 +36,7 @@ final class JournalParser implements LogParser {
         Operation.READ,
         "/",
         j.result(),
-        j.protocol());
+        j.protocol(),
+        j);
   }
 }

@@ -11,12 +11,14 @@ import java.sql.Statement;
 
 /**
  * The database's tables, its settings (WAL, a 5 s busy timeout) and its schema version: a database
- * is created at {@link #VERSION}, and one written by a newer provider is refused.
+ * is created at {@link #VERSION}, one of version 1 is upgraded (a {@code journal} column for the
+ * client journal line of each transfer, null for version 1's rows), and one written by a newer
+ * provider is refused.
  */
 final class Schema {
 
   /** The schema version this code reads and writes. */
-  static final int VERSION = 1;
+  static final int VERSION = 2;
 
   private static final String[] TABLES = {
     "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)",
@@ -24,7 +26,7 @@ final class Schema {
         + " server TEXT NOT NULL, peer TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL,"
         + " start_us INTEGER NOT NULL, end_us INTEGER NOT NULL, streams INTEGER NOT NULL,"
         + " tcp_buffer INTEGER NOT NULL, block_size INTEGER NOT NULL, operation TEXT NOT NULL,"
-        + " volume TEXT NOT NULL, result TEXT NOT NULL, protocol TEXT NOT NULL)",
+        + " volume TEXT NOT NULL, result TEXT NOT NULL, protocol TEXT NOT NULL, journal TEXT)",
     "CREATE INDEX IF NOT EXISTS transfers_end ON transfers (end_us)",
     "CREATE TABLE IF NOT EXISTS positions (source TEXT NOT NULL, fingerprint TEXT NOT NULL,"
         + " file_key TEXT NOT NULL, offset INTEGER NOT NULL, lines INTEGER NOT NULL,"
@@ -78,6 +80,9 @@ final class Schema {
       int v = version(st);
       if (v == 0) {
         st.execute("INSERT INTO schema_version (version) VALUES (" + VERSION + ")");
+      } else if (v == 1) {
+        st.execute("ALTER TABLE transfers ADD COLUMN journal TEXT");
+        st.execute("UPDATE schema_version SET version = " + VERSION);
       } else if (v > VERSION) {
         throw new StoreException(
             "database "

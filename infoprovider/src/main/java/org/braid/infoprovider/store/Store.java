@@ -155,6 +155,26 @@ public final class Store implements TailSink, AutoCloseable {
     }
   }
 
+  /**
+   * Forgets one log ({@code source}, as {@link #forEachTransfer(String, Consumer)} names it): its
+   * transfers and how far its files were read, so that a tailer reads them again from their start
+   * (for example to store what an older version of the store did not keep).
+   *
+   * @return the transfers deleted
+   * @throws NullPointerException if source is null
+   */
+  public synchronized int forget(String source) throws StoreException {
+    Objects.requireNonNull(source, "source");
+    try {
+      int n = TransferTable.forget(db, source);
+      db.commit();
+      return n;
+    } catch (SQLException e) {
+      rollback();
+      throw fail("forget " + source, e);
+    }
+  }
+
   /** Rejected lines per log and reason, each line counted once, within the retention. */
   public synchronized Map<String, Map<String, Long>> rejections() throws StoreException {
     try {

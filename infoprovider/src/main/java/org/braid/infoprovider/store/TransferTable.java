@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import org.braid.coalloc.journal.JournalLine;
 import org.braid.infoprovider.TransferRecord;
 import org.braid.infoprovider.TransferRecord.Operation;
 import org.braid.infoprovider.logs.TailSink.KeyedRecord;
@@ -33,8 +34,8 @@ final class TransferTable {
     try (PreparedStatement ins =
         db.prepareStatement(
             "INSERT OR IGNORE INTO transfers (key, source, server, peer, path, size, start_us,"
-                + " end_us, streams, tcp_buffer, block_size, operation, volume, result, protocol)"
-                + " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                + " end_us, streams, tcp_buffer, block_size, operation, volume, result, protocol,"
+                + " journal) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
       for (KeyedRecord kr : records) {
         TransferRecord r = kr.record();
         if (Micros.of(r.end()) < cutoff) {
@@ -55,6 +56,7 @@ final class TransferTable {
         ins.setString(13, r.volume());
         ins.setString(14, r.resultCode());
         ins.setString(15, r.protocol());
+        ins.setString(16, r.journal() == null ? null : r.journal().toLine());
         ins.addBatch();
         candidates.add(r);
       }
@@ -77,7 +79,7 @@ final class TransferTable {
     try (PreparedStatement ps =
         db.prepareStatement(
             "SELECT server, peer, path, size, start_us, end_us, streams, tcp_buffer, block_size,"
-                + " operation, volume, result, protocol FROM transfers WHERE end_us >= ?"
+                + " operation, volume, result, protocol, journal FROM transfers WHERE end_us >= ?"
                 + (source == null ? "" : " AND source = ?")
                 + " ORDER BY end_us, key")) {
       ps.setLong(1, cutoff);
@@ -100,9 +102,39 @@ final class TransferTable {
                   Operation.parse(rs.getString(10)),
                   rs.getString(11),
                   rs.getString(12),
-                  rs.getString(13)));
+                  rs.getString(13),
+                  journal(rs.getString(14))));
         }
       }
+    }
+  }
+
+  /** The stored journal line, or null; a line that no longer parses is an error. */
+  private static JournalLine journal(String line) throws SQLException {
+    if (line == null) {
+      return null;
+    }
+    try {
+      return JournalLine.parse(line);
+    } catch (JournalLine.MalformedException e) {
+      throw new SQLException("stored journal line does not parse: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Deletes the transfers and log positions of {@code source}: its logs are read again from their
+   * start.
+   *
+   * @return the transfers deleted
+   */
+  static int forget(Connection db, String source) throws SQLException {
+    try (PreparedStatement t = db.prepareStatement("DELETE FROM transfers WHERE source = ?");
+        PreparedStatement p = db.prepareStatement("DELETE FROM positions WHERE source = ?")) {
+      t.setString(1, source);
+      p.setString(1, source);
+      int n = t.executeUpdate();
+      p.executeUpdate();
+      return n;
     }
   }
 

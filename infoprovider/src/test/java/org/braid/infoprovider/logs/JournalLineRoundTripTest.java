@@ -96,4 +96,33 @@ class JournalLineRoundTripTest {
       assertEquals("binary data", e.reason(), line);
     }
   }
+
+  /** Whatever version 2 line the downloader writes, the provider reads its delivery back. */
+  @Property(tries = 300)
+  void writtenDelivery_parsesBackToTheSameTransfer(
+      @ForAll @StringLength(min = 1, max = 40) String peer,
+      @ForAll @LongRange(min = 0, max = 1_000_000_000_000L) long received,
+      @ForAll @LongRange(min = 1, max = 10_000_000_000L) long millis,
+      @ForAll @IntRange(min = 1, max = 1000) int busyPermille)
+      throws Exception {
+    Instant start = Instant.parse("2026-11-22T00:00:00Z");
+    long busy = Math.max(1, millis * busyPermille / 1000);
+    JournalLine f =
+        JournalLine.delivery("d", "http://m:80/f", "m:80", peer, "/f", "http")
+            .bytes(received, received / 2, received)
+            .time(start, start.plusMillis(millis), busy)
+            .requests(4, 0, 2)
+            .sharing(busy / 3, 3, 5)
+            .build();
+    String line = f.toLine();
+    try {
+      TransferRecord r = LogFormat.BRAID.parser().parse(line);
+      assertEquals(f, r.journal());
+      assertEquals(received, r.size());
+      assertEquals(start.plusMillis(millis), r.end());
+      assertEquals(received * 1000.0 / busy, r.bandwidth(), 1e-6 * r.bandwidth());
+    } catch (MalformedLineException e) {
+      assertEquals("binary data", e.reason(), line);
+    }
+  }
 }

@@ -34,6 +34,27 @@ class JournalParserTest {
     assertEquals(524_288.0, r.bandwidth(), 1e-9);
   }
 
+  /** A version 2 line: what a replica delivered in a download, its rate over its busy time. */
+  static final String DELIVERY =
+      "{\"v\":2,\"download\":\"d1\",\"url\":\"http://m1:80/data/a.bin\",\"server\":\"m1:80\","
+          + "\"peer\":\"client.example\",\"path\":\"/data/a.bin\",\"fileSize\":4194304,"
+          + "\"bytes\":1048576,\"received\":1310720,\"start\":\"2026-11-22T04:00:00.000Z\","
+          + "\"end\":\"2026-11-22T04:00:02.500Z\",\"busyMs\":2000,\"requests\":3,\"failures\":0,"
+          + "\"connections\":1,\"sharedMs\":1500,\"replicas\":2,\"flows\":2,\"streams\":1,"
+          + "\"protocol\":\"http\",\"result\":\"ok\"}";
+
+  @Test
+  void parse_delivery_isTheReceivedBytesOverTheBusyTime() throws Exception {
+    TransferRecord r = parser.parse(DELIVERY);
+    assertEquals("m1:80", r.server());
+    assertEquals(1_310_720, r.size());
+    assertEquals(Instant.parse("2026-11-22T04:00:02.500Z"), r.end());
+    assertEquals(2.0, r.seconds(), 1e-9); // busy, not the 2.5 s span
+    assertEquals(655_360.0, r.bandwidth(), 1e-9);
+    assertEquals(1500, r.journal().sharedMillis());
+    assertEquals(DELIVERY, r.journal().toLine());
+  }
+
   @Test
   void parse_errorFlow_isRecordThatFailed() throws Exception {
     TransferRecord r = parser.parse(FLOW.replace("\"ok\"", "\"error: connection reset\""));
@@ -48,7 +69,8 @@ class JournalParserTest {
         "unknown key|\"v\":1,>\"v\":1,\"x\":2,|unknown key",
         "negative bytes|\"bytes\":1048576>\"bytes\":-1|negative bytes",
         "end before start|04:00:02Z>03:59:59Z|end before start",
-        "version 2|\"v\":1>\"v\":2|unsupported version",
+        "version 3|\"v\":1>\"v\":3|unsupported version",
+        "version 2 keys|\"v\":1>\"v\":2|unknown key",
         "range beyond file|\"fileSize\":4194304>\"fileSize\":1048577|range outside the file",
         "bad protocol|\"http\",\"result\">\"gopher\",\"result\"|bad protocol",
         "bad result|\"ok\">\"fine\"|bad result",

@@ -1,6 +1,7 @@
 package org.braid.infoprovider.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -52,7 +53,57 @@ class StoreTest {
     }
     StoreException e = assertThrows(StoreException.class, () -> open(TestLines.NOW));
     assertTrue(
-        e.getMessage().contains("schema version 99, newer than this provider's 1"), e.getMessage());
+        e.getMessage().contains("schema version 99, newer than this provider's 2"), e.getMessage());
+  }
+
+  /** A version 1 database (0.x) is upgraded in place: its rows stay, with no journal line. */
+  @Test
+  void open_version1Database_isUpgradedAndKeepsJournalLines() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("p.db"));
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)");
+      st.execute("INSERT INTO schema_version (version) VALUES (1)");
+      st.execute(
+          "CREATE TABLE transfers (key TEXT PRIMARY KEY, source TEXT NOT NULL, server TEXT NOT"
+              + " NULL, peer TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL, start_us"
+              + " INTEGER NOT NULL, end_us INTEGER NOT NULL, streams INTEGER NOT NULL, tcp_buffer"
+              + " INTEGER NOT NULL, block_size INTEGER NOT NULL, operation TEXT NOT NULL, volume"
+              + " TEXT NOT NULL, result TEXT NOT NULL, protocol TEXT NOT NULL)");
+      long end = TestLines.NOW.toEpochMilli() * 1000;
+      st.execute(
+          "INSERT INTO transfers VALUES ('old', '/j', 'm:80', 'c', '/f', 1000, "
+              + (end - 1_000_000)
+              + ", "
+              + end
+              + ", 1, -1, -1, 'read', '/', 'ok', 'http')");
+    }
+    String line =
+        "{\"v\":2,\"download\":\"d1\",\"url\":\"http://m:80/f\",\"server\":\"m:80\","
+            + "\"peer\":\"c\",\"path\":\"/f\",\"fileSize\":4000,\"bytes\":4000,"
+            + "\"received\":4000,\"start\":\"2026-11-22T04:00:00.000Z\","
+            + "\"end\":\"2026-11-22T04:00:02.000Z\",\"busyMs\":1000,\"requests\":2,"
+            + "\"failures\":0,\"connections\":1,\"sharedMs\":0,\"replicas\":1,\"flows\":1,"
+            + "\"streams\":1,\"protocol\":\"http\",\"result\":\"ok\"}";
+    TransferRecord fresh = LogFormat.BRAID.parser().parse(line);
+    try (Store s =
+        Store.open(dir.resolve("p.db"), InstantSource.fixed(fresh.end()), Duration.ofDays(3650))) {
+      assertEquals(2, s.schemaVersion());
+      s.commit(
+          new FilePosition("/j", "fp", "", 10, 1, false),
+          List.of(new KeyedRecord("new", fresh)),
+          List.of());
+      List<TransferRecord> read = new ArrayList<>();
+      s.forEachTransfer("/j", read::add);
+      assertEquals(2, read.size());
+      TransferRecord old = read.get(0).size() == 1000 ? read.get(0) : read.get(1);
+      TransferRecord stored = old == read.get(0) ? read.get(1) : read.get(0);
+      assertNull(old.journal());
+      assertEquals(fresh, stored);
+      assertEquals(4000.0, stored.bandwidth(), 1e-9); // received over the busy second
+      assertEquals(1000.0, old.bandwidth(), 1e-9);
+      assertEquals(2, s.forget("/j"));
+      assertNull(s.position("/j", "fp"));
+    }
   }
 
   @Test
