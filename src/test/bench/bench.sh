@@ -348,7 +348,12 @@ run_one() { # contender mb rep position plot(0|1)
       # scenario grid: the GridFTP stream counts are chosen from the history, so the journal of
       # the scenario's earlier repetitions (this round-trip-time set only) is kept
       [ "$SCEN" = grid ] && journal=(--journal "$work/journal-$SCEN$(rtt_slug).jsonl")
-      local -a opts=(--scheme "$scheme" --json "${journal[@]}" --checksum "sha256:$(cat "$work/www/f$mb.sha256")")
+      local -a opts=(--json "${journal[@]}" --checksum "sha256:$(cat "$work/www/f$mb.sha256")")
+      if [ "$spec" = pipelined ]; then  # the default scheme with --pipeline (issue 17)
+        scheme=adaptive
+        opts+=(--pipeline)
+      fi
+      opts+=(--scheme "$scheme")
       [ -n "$k" ] && opts+=(--blocks "$k")
       if [ "$scheme" = history ]; then
         local i=0 r

@@ -13,6 +13,7 @@ import org.braid.broker.catalog.Replica;
 import org.braid.broker.graph.MinMin;
 import org.braid.broker.graph.PlatformGraph;
 import org.braid.broker.graph.SharedBottlenecks;
+import org.braid.infoprovider.SizeClass;
 import org.braid.infoprovider.TransferRecord;
 
 /**
@@ -202,22 +203,20 @@ final class Planner {
 
   /**
    * A batch of files planned each by {@code plan}, then ordered by Min-Min ({@link
-   * Broker#planBatch}).
+   * Broker#planBatch}). Files whose replicas are on the same servers, in the same size class and
+   * with the same expressions are planned once: a dataset of many files on a few servers costs a
+   * few plans.
    */
   List<MinMin.Scheduled> planBatch(Map<String, Request> requests, Function<Request, Plan> plan) {
     List<MinMin.Job> jobs = new ArrayList<>();
+    Map<List<Object>, Map<String, Double>> planned = new HashMap<>();
     for (Map.Entry<String, Request> e : requests.entrySet()) {
       Request r = e.getValue();
       if (r.size() <= 0) {
         throw new IllegalArgumentException(
             "batch file " + e.getKey() + ": size must be known and positive: " + r.size());
       }
-      Map<String, Double> rates = new HashMap<>();
-      for (Plan.Share s : plan.apply(r).shares()) {
-        if (s.predictedRate() > 0) {
-          rates.put(serverKey(s.replica()), s.predictedRate());
-        }
-      }
+      Map<String, Double> rates = planned.computeIfAbsent(batchKey(r), k -> rates(plan.apply(r)));
       if (rates.isEmpty()) {
         throw new IllegalArgumentException(
             "batch file " + e.getKey() + ": no matched replica has a forecast");
@@ -225,5 +224,28 @@ final class Planner {
       jobs.add(new MinMin.Job(e.getKey(), r.size(), rates));
     }
     return MinMin.schedule(jobs, options.clientCapacity());
+  }
+
+  /** What a file's plan depends on: its replicas' servers, size class and expressions. */
+  private static List<Object> batchKey(Request r) {
+    List<Object> key = new ArrayList<>();
+    for (Replica x : r.replicas()) {
+      key.add(serverKey(x));
+    }
+    key.add(SizeClass.of(r.size()));
+    key.add(r.requirements());
+    key.add(r.rank());
+    return key;
+  }
+
+  /** The predicted rate of each server of a plan that has one. */
+  private static Map<String, Double> rates(Plan p) {
+    Map<String, Double> rates = new HashMap<>();
+    for (Plan.Share s : p.shares()) {
+      if (s.predictedRate() > 0) {
+        rates.put(serverKey(s.replica()), s.predictedRate());
+      }
+    }
+    return Map.copyOf(rates);
   }
 }

@@ -1,6 +1,7 @@
 package org.braid.cli;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
 
@@ -29,8 +30,10 @@ final class CatalogOptions {
   @Option(
       names = "--name",
       paramLabel = "NAME",
-      description = "The file of a Metalink holding several.")
-  String name;
+      description =
+          "The file of a Metalink holding several; with -d, repeatable: files, datasets or globs"
+              + " ('run/**.h5') of the Metalink or catalog to fetch (default: all).")
+  List<String> names = new ArrayList<>();
 
   /**
    * Checks that exactly one of replica URLs, {@code --metalink} and {@code --catalog} was given.
@@ -49,6 +52,9 @@ final class CatalogOptions {
 
   /** Reads the named file; see {@link CatalogInput#read}. */
   CatalogInput read() {
-    return CatalogInput.read(metalink, name, catalog);
+    if (names.size() > 1) {
+      throw new IllegalArgumentException("--name names one file here (several need -d DIR)");
+    }
+    return CatalogInput.read(metalink, names.isEmpty() ? null : names.get(0), catalog);
   }
 }

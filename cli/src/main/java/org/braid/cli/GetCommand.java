@@ -25,14 +25,21 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code braid get}: download one file from several replicas at once. */
+/** {@code braid get}: download one file, or a whole dataset, from several replicas at once. */
 @Command(
     name = "get",
     mixinStandardHelpOptions = true,
     description = {
-      "Download one file from several replicas at once, verified and resumable.",
-      "The file is written to OUT.part and renamed to OUT when complete and verified;"
+      "Download one file (-o OUT) or a whole dataset (-d DIR) from several replicas at once,"
+          + " verified and resumable.",
+      "A file is written to OUT.part and renamed to OUT when complete and verified;"
           + " run the same command again after an interruption to resume.",
+      "A dataset (-d DIR) comes from directories listed recursively on every replica (-r URL...),"
+          + " a Metalink's files (--metalink FILE [--name GLOB]...), a catalog (--catalog FILE"
+          + " NAME: a file, a dataset or a glob) or an aria2-style input list (-i LIST). It is"
+          + " planned by the broker (Min-Min over the replicas' forecasts), fetched -j files at"
+          + " once with large files co-allocated, every file verified; files verified by an"
+          + " earlier run are skipped. Exit code 1 when some file could not be fetched.",
     })
 public final class GetCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -46,6 +53,8 @@ public final class GetCommand implements Callable<Integer> {
   List<String> urls = new ArrayList<>();
 
   @Mixin CatalogOptions source;
+
+  @Mixin DatasetOptions dataset;
 
   @Option(
       names = "--requirements",
@@ -76,9 +85,8 @@ public final class GetCommand implements Callable<Integer> {
 
   @Option(
       names = {"-o", "--output"},
-      required = true,
       paramLabel = "OUT",
-      description = "Output file.")
+      description = "Output file (one file; -d DIR for a dataset).")
   Path output;
 
   @Option(
@@ -141,6 +149,14 @@ public final class GetCommand implements Callable<Integer> {
           "Predicted rate of a replica, e.g. http://a/f=80Mbit/s; repeatable."
               + " Needed by --scheme history; seeds the adaptive scheme.")
   List<String> rates = new ArrayList<>();
+
+  @Option(
+      names = "--pipeline",
+      description =
+          "Send http:// range requests ahead of their answers on one kept connection per flow"
+              + " (HTTP/1.1 pipelining), sized by rate x round-trip time; for distant replicas."
+              + " No redirects on such connections; https and proxied replicas are not affected.")
+  boolean pipeline;
 
   @Option(names = "--json", description = "Print the report as JSON.")
   boolean json;
@@ -219,6 +235,20 @@ public final class GetCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    if (dataset.dir != null) {
+      return new DatasetGet(this, dataset).run();
+    }
+    if (output == null) {
+      throw new IllegalArgumentException("give -o FILE for one file or -d DIR for a dataset");
+    }
+    if (dataset.recursive
+        || dataset.inputList != null
+        || dataset.concurrency != 0
+        || dataset.checksums != null
+        || dataset.clientCapacity != null) {
+      throw new IllegalArgumentException(
+          "-r, -i, -j, --checksums and --client-capacity need -d DIR (a dataset)");
+    }
     boolean fromCatalog = source.fromCatalog(urls);
     List<URI> uris = new ArrayList<>();
     List<PredictedRate> predicted = new ArrayList<>();
@@ -249,32 +279,6 @@ public final class GetCommand implements Callable<Integer> {
     for (String c : checksums) {
       sums.add(Checksum.parse(c));
     }
-    SourceOptions.Builder so =
-        SourceOptions.builder()
-            .connectionsPerSource(connections)
-            .gridFtpStreams(streams)
-            .tcpBuffer(tcpBuffer)
-            .stallTimeout(seconds(stallTimeout, "--stall-timeout"))
-            .connectTimeout(seconds(connectTimeout, "--connect-timeout"));
-    String token = System.getenv("BRAID_BEARER_TOKEN");
-    if (tokenFile != null) {
-      token = Files.readString(tokenFile).trim();
-    }
-    if (token != null && !token.isBlank()) {
-      so.bearerToken(token);
-    }
-    if (clientCert != null) {
-      so.clientCertificate(clientCert, System.getenv("BRAID_CLIENT_CERT_PASSWORD"));
-    }
-    if (clientKey != null) {
-      if (clientCert == null) {
-        throw new IllegalArgumentException("--client-key needs --client-cert");
-      }
-      so.clientKey(clientKey);
-    }
-    if (caBundle != null) {
-      so.caBundle(caBundle);
-    }
     Download.Builder b =
         Download.builder()
             .sources(uris)
@@ -284,7 +288,7 @@ public final class GetCommand implements Callable<Integer> {
             .predictedRates(predicted)
             .checksums(sums)
             .pieces(pieces)
-            .sourceOptions(so.build())
+            .sourceOptions(sourceOptions())
             .resume(!noResume)
             .journal(noJournal ? null : journal != null ? journal : Download.defaultJournal());
     ProgressBar bar = null;
@@ -392,6 +396,38 @@ public final class GetCommand implements Callable<Integer> {
       }
     }
     return pieces;
+  }
+
+  /** The connection options: timeouts, connections per replica, credentials. */
+  SourceOptions sourceOptions() throws IOException {
+    SourceOptions.Builder so =
+        SourceOptions.builder()
+            .connectionsPerSource(connections)
+            .gridFtpStreams(streams)
+            .tcpBuffer(tcpBuffer)
+            .pipelining(pipeline)
+            .stallTimeout(seconds(stallTimeout, "--stall-timeout"))
+            .connectTimeout(seconds(connectTimeout, "--connect-timeout"));
+    String token = System.getenv("BRAID_BEARER_TOKEN");
+    if (tokenFile != null) {
+      token = Files.readString(tokenFile).trim();
+    }
+    if (token != null && !token.isBlank()) {
+      so.bearerToken(token);
+    }
+    if (clientCert != null) {
+      so.clientCertificate(clientCert, System.getenv("BRAID_CLIENT_CERT_PASSWORD"));
+    }
+    if (clientKey != null) {
+      if (clientCert == null) {
+        throw new IllegalArgumentException("--client-key needs --client-cert");
+      }
+      so.clientKey(clientKey);
+    }
+    if (caBundle != null) {
+      so.caBundle(caBundle);
+    }
+    return so.build();
   }
 
   static Duration seconds(double s, String option) {

@@ -80,7 +80,8 @@ class GetCommandTest {
     Run r = run("get", "http://127.0.0.1:9/f");
     assertEquals(2, r.code());
     assertEquals(
-        "braid: Missing required option: '--output=OUT'", r.err().lines().findFirst().get());
+        "braid: give -o FILE for one file or -d DIR for a dataset",
+        r.err().lines().findFirst().get());
   }
 
   @Test

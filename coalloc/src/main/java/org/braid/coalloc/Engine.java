@@ -88,7 +88,7 @@ final class Engine {
       Instant start = spec.clock().instant();
       Journal j = spec.journal() == null ? null : new Journal(spec.journal(), id);
       JournalFeed journal = new JournalFeed(id, j, size, start);
-      Fetcher fetcher = new Fetcher(id, s, part::write);
+      Fetcher fetcher = new Fetcher(id, s, part::write, spec.options().pipelining());
       List<Thread> workers = new ArrayList<>();
       for (Flow f : s.flows()) {
         if (!f.replica.dropped) {

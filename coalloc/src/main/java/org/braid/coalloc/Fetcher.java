@@ -34,16 +34,27 @@ final class Fetcher {
   private final Sink sink;
   private final Map<Lease, ReadableByteChannel> open = new ConcurrentHashMap<>();
 
+  /** The loop for sources read with pipelined requests, or null if none is. */
+  private final PipelinedFetch pipelined;
+
   /** A fetch loop for the download with the given log id. */
   Fetcher(String id, Leases leases, Sink sink) {
+    this(id, leases, sink, false);
+  }
+
+  /** As above; with {@code pipelining}, sources that have a {@link Pipe} are read through one. */
+  Fetcher(String id, Leases leases, Sink sink, boolean pipelining) {
     this.id = id;
     this.leases = leases;
     this.sink = sink;
+    this.pipelined = pipelining ? new PipelinedFetch(id, leases, sink) : null;
   }
 
   /** Starts a daemon thread that fetches for the flow from the source until no lease is left. */
   Thread start(Flow f, RangeSource src) {
-    Thread t = new Thread(() -> work(f, src));
+    Pipe.Opener pipe = pipelined == null ? null : Pipe.opener(src);
+    Thread t =
+        new Thread(pipe == null ? () -> work(f, src) : () -> pipelined.work(f, pipe, src.uri()));
     t.setName("braid-" + id + "-r" + f.replica.index + "c" + f.connection);
     t.setDaemon(true);
     t.start();
@@ -55,6 +66,9 @@ final class Fetcher {
    * whatever still runs once the download is over (slower duplicates, stalled reads).
    */
   void stopAll(String reason) {
+    if (pipelined != null) {
+      pipelined.stopAll(reason);
+    }
     for (Map.Entry<Lease, ReadableByteChannel> e : open.entrySet()) {
       e.getKey().cancelReason = reason;
       closeQuietly(e.getValue());
@@ -78,7 +92,9 @@ final class Fetcher {
   }
 
   /** Thrown by the writer so that local disk failures are told apart from replica failures. */
-  private static final class LocalWriteException extends IOException {
+  static final class LocalWriteException extends IOException {
+    private static final long serialVersionUID = 1L;
+
     LocalWriteException(IOException cause) {
       super("cannot write the output: " + cause.getMessage(), cause);
     }
@@ -116,16 +132,7 @@ final class Fetcher {
 
   /** Reads the lease's chunks until its range is done, it must stop, or the channel ends. */
   private void read(Lease l, ReadableByteChannel ch, ByteBuffer buf) throws IOException {
-    Leases.ChunkWriter writer =
-        (pos, off, len) -> {
-          ByteBuffer d = buf.duplicate();
-          d.position(off).limit(off + len);
-          try {
-            sink.write(d, pos);
-          } catch (IOException e) {
-            throw new LocalWriteException(e);
-          }
-        };
+    Leases.ChunkWriter writer = writer(buf, sink);
     while (true) {
       if (l.cancelReason != null) {
         leases.release(l);
@@ -149,6 +156,19 @@ final class Fetcher {
         return;
       }
     }
+  }
+
+  /** Writes parts of the chunk in {@code buf} through the sink; disk failures told apart. */
+  static Leases.ChunkWriter writer(ByteBuffer buf, Sink sink) {
+    return (pos, off, len) -> {
+      ByteBuffer d = buf.duplicate();
+      d.position(off).limit(off + len);
+      try {
+        sink.write(d, pos);
+      } catch (IOException e) {
+        throw new LocalWriteException(e);
+      }
+    };
   }
 
   private void failed(Lease l, SourceException e) {

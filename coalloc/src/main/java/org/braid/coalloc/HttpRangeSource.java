@@ -52,6 +52,7 @@ public final class HttpRangeSource implements RangeSource {
 
   private final SourceOptions options;
   private final CloseableHttpClient client;
+  private final boolean ownsClient;
   private volatile Validators probed;
 
   /**
@@ -61,13 +62,41 @@ public final class HttpRangeSource implements RangeSource {
    * @throws IllegalArgumentException if the URL is not http(s) or the TLS material is unusable
    */
   public HttpRangeSource(URI uri, SourceOptions options) {
+    this(uri, options, client(uri, options, options.connectionsPerSource() + 1), true);
+  }
+
+  /**
+   * Creates a source over a client shared with the other sources of its server ({@link #client});
+   * closing the source leaves the client and its connections open.
+   *
+   * @throws IllegalArgumentException if the URL is not http(s), dav or davs
+   */
+  HttpRangeSource(URI uri, SourceOptions options, CloseableHttpClient shared) {
+    this(uri, options, shared, false);
+  }
+
+  private HttpRangeSource(
+      URI uri, SourceOptions options, CloseableHttpClient client, boolean ownsClient) {
     this.uri = uri;
     this.target = httpTarget(uri);
     this.options = options;
+    this.client = client;
+    this.ownsClient = ownsClient;
+  }
+
+  /**
+   * A client for the server of {@code uri}, with a pool of at most {@code connections} keep-alive
+   * connections; the bearer token goes to that server only.
+   *
+   * @throws IllegalArgumentException if the URL is not http(s), dav or davs, or the TLS material is
+   *     unusable
+   */
+  static CloseableHttpClient client(URI uri, SourceOptions options, int connections) {
+    URI target = httpTarget(uri);
     PoolingHttpClientConnectionManagerBuilder cmb =
         PoolingHttpClientConnectionManagerBuilder.create()
-            .setMaxConnPerRoute(options.connectionsPerSource() + 1)
-            .setMaxConnTotal(options.connectionsPerSource() + 1)
+            .setMaxConnPerRoute(connections)
+            .setMaxConnTotal(connections)
             .setConnectionFactory(HttpLimits.connectionFactory())
             .setDefaultConnectionConfig(
                 ConnectionConfig.custom()
@@ -78,29 +107,29 @@ public final class HttpRangeSource implements RangeSource {
     cmb.setTlsSocketStrategy(GridAccess.tls(target, options, env));
     String token = GridAccess.token(target, options, env);
     PoolingHttpClientConnectionManager cm = cmb.build();
-    this.client =
-        HttpClients.custom()
-            .setConnectionManager(cm)
-            .setRoutePlanner(GridAccess.routes(target, env))
-            .setDefaultRequestConfig(
-                RequestConfig.custom()
-                    .setResponseTimeout(Timeout.of(options.stallTimeout()))
-                    .setRedirectsEnabled(true)
-                    .build())
-            .disableAutomaticRetries()
-            .disableContentCompression()
-            .disableCookieManagement()
-            // an empty registry: the default one loads and parses the public suffix list (~30 ms)
-            .setDefaultCookieSpecRegistry(RegistryBuilder.<CookieSpecFactory>create().build())
-            .setUserAgent(options.userAgent())
-            .addRequestInterceptorLast(
-                (request, entity, context) -> {
-                  // the token goes to this replica's host only, not to wherever it redirects
-                  if (token != null && sameOrigin(request.getAuthority(), request.getScheme())) {
-                    request.setHeader("Authorization", "Bearer " + token);
-                  }
-                })
-            .build();
+    return HttpClients.custom()
+        .setConnectionManager(cm)
+        .setRoutePlanner(GridAccess.routes(target, env))
+        .setDefaultRequestConfig(
+            RequestConfig.custom()
+                .setResponseTimeout(Timeout.of(options.stallTimeout()))
+                .setRedirectsEnabled(true)
+                .build())
+        .disableAutomaticRetries()
+        .disableContentCompression()
+        .disableCookieManagement()
+        // an empty registry: the default one loads and parses the public suffix list (~30 ms)
+        .setDefaultCookieSpecRegistry(RegistryBuilder.<CookieSpecFactory>create().build())
+        .setUserAgent(options.userAgent())
+        .addRequestInterceptorLast(
+            (request, entity, context) -> {
+              // the token goes to this replica's host only, not to wherever it redirects
+              if (token != null
+                  && sameOrigin(target, request.getAuthority(), request.getScheme())) {
+                request.setHeader("Authorization", "Bearer " + token);
+              }
+            })
+        .build();
   }
 
   /**
@@ -130,7 +159,8 @@ public final class HttpRangeSource implements RangeSource {
     }
   }
 
-  private boolean sameOrigin(org.apache.hc.core5.net.URIAuthority authority, String scheme) {
+  private static boolean sameOrigin(
+      URI target, org.apache.hc.core5.net.URIAuthority authority, String scheme) {
     if (authority == null || scheme == null || !scheme.equalsIgnoreCase(target.getScheme())) {
       return false;
     }
@@ -486,9 +516,25 @@ public final class HttpRangeSource implements RangeSource {
     return h == null ? null : h.getValue();
   }
 
+  /**
+   * Whether requests can be pipelined to this replica ({@link #pipe}): plain http reached directly;
+   * https (TLS, grid credentials) and replicas behind a forward proxy keep the pooled client.
+   */
+  boolean pipelinable() {
+    return "http".equalsIgnoreCase(target.getScheme())
+        && GridEnvironment.of(options.environment()).proxyFor("http", target.getHost()) == null;
+  }
+
+  /** A pipelined connection to this replica; its answers are checked as {@link #open}'s. */
+  Pipe pipe() throws SourceException {
+    return HttpPipe.open(target, options, (r, offset, length) -> check(r, offset, length, probed));
+  }
+
   @Override
   public void close() throws IOException {
-    client.close();
+    if (ownsClient) {
+      client.close();
+    }
   }
 
   /** The body of one range response: exactly {@code length} bytes, or an exception. */

@@ -28,6 +28,9 @@ import org.slf4j.LoggerFactory;
  * interleave; see docs/download.md.
  */
 final class Journal {
+  /** Serializes the appends of this process. */
+  private static final Object IN_PROCESS = new Object();
+
   private static final Logger LOG = LoggerFactory.getLogger(Journal.class);
   private final Path path;
   private final String download;
@@ -95,15 +98,22 @@ final class Journal {
     if (dir != null) {
       Files.createDirectories(dir);
     }
-    try (FileChannel ch =
-        FileChannel.open(
-            path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
-      FileLock lock = ch.lock();
-      ByteBuffer b = ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.UTF_8));
-      while (b.hasRemaining()) {
-        ch.write(b);
+    // the file lock keeps other processes out; within this process (the downloads of a dataset
+    // job) a second lock of the same file would throw OverlappingFileLockException
+    synchronized (IN_PROCESS) {
+      try (FileChannel ch =
+          FileChannel.open(
+              path,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.WRITE,
+              StandardOpenOption.APPEND)) {
+        FileLock lock = ch.lock();
+        ByteBuffer b = ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.UTF_8));
+        while (b.hasRemaining()) {
+          ch.write(b);
+        }
+        lock.release();
       }
-      lock.release();
     }
   }
 

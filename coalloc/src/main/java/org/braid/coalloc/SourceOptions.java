@@ -26,6 +26,7 @@ public final class SourceOptions {
   private final Duration probeTimeout;
   private final int gridFtpStreams;
   private final int tcpBuffer;
+  private final boolean pipelining;
 
   private SourceOptions(Builder b) {
     this.connectTimeout = b.connectTimeout;
@@ -41,6 +42,7 @@ public final class SourceOptions {
     this.probeTimeout = b.probeTimeout;
     this.gridFtpStreams = b.gridFtpStreams;
     this.tcpBuffer = b.tcpBuffer;
+    this.pipelining = b.pipelining;
   }
 
   /** A builder starting from the defaults. */
@@ -130,6 +132,14 @@ public final class SourceOptions {
   }
 
   /** Builds {@link SourceOptions}. Not thread-safe. */
+  /**
+   * Whether plain-http and file sources are read with pipelined requests (see {@link
+   * Builder#pipelining}).
+   */
+  public boolean pipelining() {
+    return pipelining;
+  }
+
   public static final class Builder {
     private Duration connectTimeout = Duration.ofSeconds(10);
     private Duration stallTimeout = Duration.ofSeconds(30);
@@ -144,6 +154,7 @@ public final class SourceOptions {
     private Duration probeTimeout = Duration.ofSeconds(15);
     private int gridFtpStreams;
     private int tcpBuffer;
+    private boolean pipelining;
 
     private Builder() {}
 
@@ -268,6 +279,17 @@ public final class SourceOptions {
      */
     public Builder probeTimeout(Duration d) {
       this.probeTimeout = positive(d, "probe timeout");
+      return this;
+    }
+
+    /**
+     * Reads plain-http sources reached without a proxy, and file sources, with requests sent ahead
+     * of their answers on one kept connection per flow (HTTP/1.1 pipelining), sized by each flow's
+     * rate and round-trip time, so that a block boundary costs no round trip and slow start is paid
+     * once per connection. Redirects are not followed on such connections. Default: off.
+     */
+    public Builder pipelining(boolean on) {
+      this.pipelining = on;
       return this;
     }
 

@@ -40,6 +40,9 @@ final class WanSimulator {
   /** A sequential request stopped with more than this unread drops its connection. */
   static final long DRAIN_LIMIT = 64 * 1024;
 
+  /** A pipelined request stopped with more than this unread drops its connection. */
+  static final long PIPELINED_DRAIN_LIMIT = PipelinedFetch.DRAIN_LIMIT;
+
   /** A replica: link rate in bytes per second at time t (seconds), round-trip time (seconds). */
   static final class Mirror {
     final DoubleUnaryOperator rate;
@@ -490,7 +493,7 @@ final class WanSimulator {
         waste += q.length - q.received;
       }
     }
-    if (waste > DRAIN_LIMIT) {
+    if (waste > (o.pipelined ? PIPELINED_DRAIN_LIMIT : DRAIN_LIMIT)) {
       reconnect(c, l);
     }
   }

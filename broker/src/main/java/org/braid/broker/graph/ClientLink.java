@@ -19,6 +19,9 @@ final class ClientLink {
   /** The rate in use from each key time until the next key; the last level lasts for ever. */
   private final TreeMap<Double, Double> used = new TreeMap<>();
 
+  /** The highest level ever used (kept when earlier levels are forgotten). */
+  private double maxUsed;
+
   ClientLink(double capacity) {
     this.capacity = capacity;
     used.put(0.0, 0.0);
@@ -45,6 +48,7 @@ final class ClientLink {
       split(s.to());
       for (Map.Entry<Double, Double> e : used.subMap(s.from(), true, s.to(), false).entrySet()) {
         e.setValue(e.getValue() + s.rate());
+        maxUsed = Math.max(maxUsed, e.getValue());
       }
     }
   }
@@ -109,7 +113,22 @@ final class ClientLink {
 
   /** The highest summed rate given to jobs at any time. */
   double maxUsed() {
-    return used.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+    return maxUsed;
+  }
+
+  /**
+   * Forgets the levels before {@code t}, when no job can start before it any more (every server is
+   * busy until then): the walks of later jobs start at {@code t} or after.
+   */
+  void forgetBefore(double t) {
+    Map.Entry<Double, Double> floor = used.floorEntry(t);
+    if (floor == null || floor.getKey() == t) {
+      used.headMap(t, false).clear();
+      return;
+    }
+    double level = floor.getValue();
+    used.headMap(t, false).clear();
+    used.put(t, level);
   }
 
   private void split(double t) {

@@ -1,0 +1,156 @@
+package org.braid.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.braid.broker.Broker;
+import org.braid.coalloc.Dataset;
+import org.braid.coalloc.DatasetReport;
+import org.braid.coalloc.DatasetReports;
+import org.braid.coalloc.Download;
+import org.braid.coalloc.Scheme;
+import org.braid.coalloc.SourceOptions;
+
+/**
+ * {@code braid get -d DIR}: reads the dataset ({@link DatasetInputs}), plans it with the broker
+ * ({@link DatasetPlan}), runs it as one {@link Dataset} job with one progress line, and prints one
+ * report. Exit code 0 when every file is verified, 1 when some failed (the summary names them).
+ */
+final class DatasetGet {
+  private final GetCommand get;
+  private final DatasetOptions opts;
+
+  DatasetGet(GetCommand get, DatasetOptions opts) {
+    this.get = get;
+    this.opts = opts;
+  }
+
+  int run() throws IOException {
+    if (get.output != null) {
+      throw new IllegalArgumentException(
+          "give -o FILE for one file or -d DIR for a dataset, not both");
+    }
+    if (!get.rates.isEmpty() || !get.checksums.isEmpty() || get.trace != null || get.plot != null) {
+      throw new IllegalArgumentException(
+          "--rate, --checksum, --trace and --plot are for one file (-o); with -d use a catalog's"
+              + " hashes or --checksums FILE");
+    }
+    if (opts.concurrency < 0 || opts.concurrency > 1024) {
+      throw new IllegalArgumentException("-j must be in 1..1024: " + opts.concurrency);
+    }
+    PrintWriter err = get.spec.commandLine().getErr();
+    SourceOptions so = get.sourceOptions();
+    DatasetInputs in = DatasetInputs.read(get.source, opts, get.urls, so);
+    int shown = 0;
+    for (String n : in.notes()) {
+      if (shown++ < 10) {
+        err.println("braid: " + n);
+      }
+    }
+    if (in.notes().size() > 10) {
+      err.println("braid: ... and " + (in.notes().size() - 10) + " more notes");
+    }
+    DatasetPlan plan = plan(in);
+    if (plan.note() != null) {
+      err.println(
+          "braid: no batch plan ("
+              + plan.note()
+              + "): files in the input's order, each server's rate measured as the job runs");
+    }
+    err.flush();
+    Path journal =
+        get.noJournal ? null : get.journal != null ? get.journal : Download.defaultJournal();
+    Dataset.Builder b =
+        Dataset.builder()
+            .files(plan.files())
+            .outputDirectory(opts.dir)
+            .concurrency(opts.concurrency)
+            .predictedRates(plan.rates())
+            .scheme(Scheme.parse(get.scheme, get.blocks))
+            .sourceOptions(so)
+            .journal(journal)
+            .resume(!get.noResume)
+            .coallocateAbove(opts.coallocateAbove);
+    DatasetProgressLine line = null;
+    if (System.console() != null && !get.json) {
+      line = new DatasetProgressLine(err);
+      b.progress(line);
+    }
+    Dataset d = b.build();
+    DatasetReport r = runWithHook(d, line);
+    PrintWriter out = get.spec.commandLine().getOut();
+    out.print(
+        get.json ? DatasetReports.json(r) + System.lineSeparator() : DatasetReports.text(r, 20));
+    out.flush();
+    if (!r.complete()) {
+      err.println(
+          "braid: "
+              + r.failures().size()
+              + " of "
+              + r.files().size()
+              + " files not fetched"
+              + (r.stopped() != null ? " (stopped: " + r.stopped() + ")" : "")
+              + "; run the same command again to resume");
+      err.flush();
+      return BraidCli.EXIT_FAILURE;
+    }
+    return 0;
+  }
+
+  private DatasetPlan plan(DatasetInputs in) {
+    double timeout = get.discoveryTimeout;
+    if (timeout == 0) {
+      return DatasetPlan.none(in.files(), "--discovery-timeout 0");
+    }
+    if (!(timeout > 0) || timeout > 3600) {
+      throw new IllegalArgumentException(
+          "--discovery-timeout must be in [0, 3600] seconds: " + timeout);
+    }
+    Broker.Builder bb =
+        Broker.builder()
+            .timeout(Duration.ofMillis(Math.max(1, (long) (timeout * 1000))))
+            .providerPort(get.providerPort)
+            .providers(in.providers())
+            .journal(
+                get.noJournal
+                    ? null
+                    : get.journal != null ? get.journal : Download.defaultJournal());
+    if (opts.clientCapacity != null) {
+      bb.clientCapacity(Units.rate(opts.clientCapacity));
+    }
+    try (Broker broker = bb.build()) {
+      return DatasetPlan.of(in, broker, get.requirements);
+    }
+  }
+
+  private static DatasetReport runWithHook(Dataset d, DatasetProgressLine line) throws IOException {
+    CountDownLatch finished = new CountDownLatch(1);
+    Thread hook =
+        new Thread(
+            () -> {
+              d.cancel();
+              try {
+                finished.await(5, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      return d.run();
+    } finally {
+      finished.countDown();
+      if (line != null) {
+        line.finish();
+      }
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // shutting down already
+      }
+    }
+  }
+}

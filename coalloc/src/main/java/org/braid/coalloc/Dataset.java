@@ -1,0 +1,239 @@
+package org.braid.coalloc;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Downloads a dataset, many files from many replicas, as one job: the files in the order given (a
+ * batch plan's, e.g. the broker's Min-Min), many small files at once, each from the server that
+ * would finish it first by the rates measured so far (the predicted ones until then), large files
+ * co-allocated across their replicas as a {@link Download} does, connections reused across files on
+ * each server, a slow straggler fetched again from another replica at the end. Every file is
+ * verified (its checksums, always SHA-256) before it gets its final name under the output
+ * directory; a file that cannot be fetched does not stop the others; running the same job again
+ * skips the verified files and resumes partial ones. Build with {@link #builder()}:
+ *
+ * <pre>{@code
+ * DatasetReport r = Dataset.builder()
+ *     .files(List.of(DatasetFile.of("a/x.h5", 1_000_000, List.of(uriA, uriB))))
+ *     .outputDirectory(Path.of("run42"))
+ *     .build()
+ *     .run();
+ * }</pre>
+ */
+public final class Dataset {
+  private final DatasetSpec spec;
+  private volatile DatasetJob job;
+  private volatile boolean cancelled;
+
+  private Dataset(DatasetSpec spec) {
+    this.spec = spec;
+  }
+
+  /** A builder with the defaults listed on its methods. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Runs the job. Files that fail are in the report ({@link DatasetReport#failures()}), each with
+   * the reason; the job itself fails only when the output directory cannot be used.
+   *
+   * @return the report: every file, every server
+   * @throws IOException if the output directory or its state file cannot be written
+   */
+  public DatasetReport run() throws IOException {
+    DatasetJob j = new DatasetJob(spec);
+    job = j;
+    if (cancelled) {
+      j.cancel("cancelled");
+    }
+    return j.run();
+  }
+
+  /**
+   * Stops a running job from another thread (e.g. on Ctrl-C): files in flight keep what they have
+   * for the next run, and {@link #run()} returns the report with {@link DatasetReport#stopped()}
+   * set.
+   */
+  public void cancel() {
+    cancelled = true;
+    DatasetJob j = job;
+    if (j != null) {
+      j.cancel("cancelled");
+    }
+  }
+
+  /**
+   * The concurrency a plan calls for: per server, enough files in flight to keep its predicted rate
+   * busy through a 50 ms request latency at the dataset's median file size (2 to 16; 4 when it has
+   * no prediction), summed over the servers, within 4..64 and at most the number of files.
+   */
+  public static int defaultConcurrency(List<DatasetFile> files, List<PredictedRate> rates) {
+    return DatasetJob.defaultConcurrency(files, rates);
+  }
+
+  /** Builds a {@link Dataset}. Not thread-safe. */
+  public static final class Builder {
+    private List<DatasetFile> files = List.of();
+    private Path directory;
+    private int concurrency;
+    private List<PredictedRate> rates = List.of();
+    private Scheme scheme = Scheme.adaptive();
+    private SourceOptions options = SourceOptions.DEFAULT;
+    private Path journal = Download.defaultJournal();
+    private boolean resume = true;
+    private double coallocateSeconds = 2;
+    private Clock clock = Clock.systemUTC();
+    private Ticker ticker = Ticker.system();
+    private Consumer<DatasetProgress> progress;
+    private Function<URI, RangeSource> sourceFactory;
+
+    private Builder() {}
+
+    /**
+     * The files, in the order to fetch them (a batch plan's order), each with its sources, the
+     * preferred first.
+     *
+     * @throws IllegalArgumentException if empty
+     */
+    public Builder files(List<DatasetFile> f) {
+      Objects.requireNonNull(f, "files");
+      if (f.isEmpty()) {
+        throw new IllegalArgumentException("a dataset needs at least one file");
+      }
+      this.files = List.copyOf(f);
+      return this;
+    }
+
+    /** The output directory (created if missing). Required. */
+    public Builder outputDirectory(Path dir) {
+      this.directory = Objects.requireNonNull(dir, "outputDirectory");
+      return this;
+    }
+
+    /**
+     * Files fetched at once. Default: 0, chosen from the plan ({@link Dataset#defaultConcurrency}).
+     *
+     * @throws IllegalArgumentException if negative or above 1024
+     */
+    public Builder concurrency(int n) {
+      if (n < 0 || n > 1024) {
+        throw new IllegalArgumentException(
+            "concurrency must be in 1..1024 (0: from the plan): " + n);
+      }
+      this.concurrency = n;
+      return this;
+    }
+
+    /**
+     * Predicted rates per server: each entry's URL names a server (scheme, host and port; for local
+     * files, a replica's directory). Default: none (rates are learned as the job runs).
+     */
+    public Builder predictedRates(List<PredictedRate> r) {
+      this.rates = List.copyOf(r);
+      return this;
+    }
+
+    /** The scheme of co-allocated (large) files. Default: {@link Scheme#adaptive()}. */
+    public Builder scheme(Scheme s) {
+      this.scheme = Objects.requireNonNull(s, "scheme");
+      return this;
+    }
+
+    /** Connection options. Default: {@link SourceOptions#DEFAULT}. */
+    public Builder sourceOptions(SourceOptions o) {
+      this.options = Objects.requireNonNull(o, "sourceOptions");
+      return this;
+    }
+
+    /** The journal file, or null for none. Default: {@link Download#defaultJournal()}. */
+    public Builder journal(Path j) {
+      this.journal = j;
+      return this;
+    }
+
+    /** Whether to skip files verified by an earlier run and resume partial ones. Default: true. */
+    public Builder resume(boolean r) {
+      this.resume = r;
+      return this;
+    }
+
+    /**
+     * A file is co-allocated across its replicas when the fastest server alone would take longer
+     * than this. Default: 2 s.
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder coallocateAbove(double seconds) {
+      if (!(seconds > 0)) {
+        throw new IllegalArgumentException("co-allocation threshold must be positive: " + seconds);
+      }
+      this.coallocateSeconds = seconds;
+      return this;
+    }
+
+    /** The clock for timestamps in reports and the journal. Default: system UTC. */
+    public Builder clock(Clock c) {
+      this.clock = Objects.requireNonNull(c, "clock");
+      return this;
+    }
+
+    /** The time source for scheduling and durations (tests). Default: {@link System#nanoTime()}. */
+    Builder ticker(Ticker t) {
+      this.ticker = Objects.requireNonNull(t, "ticker");
+      return this;
+    }
+
+    /** Receives a progress snapshot about five times a second. Default: none. */
+    public Builder progress(Consumer<DatasetProgress> listener) {
+      this.progress = listener;
+      return this;
+    }
+
+    /**
+     * Makes the range source for each URL, for protocols beyond the built-in ones. Default: the
+     * built-in sources, with connections shared by the files of each server.
+     */
+    public Builder sourceFactory(Function<URI, RangeSource> f) {
+      this.sourceFactory = f;
+      return this;
+    }
+
+    /**
+     * Builds the job: an immutable copy of the settings. Touches nothing on disk or the network.
+     *
+     * @throws IllegalStateException if files or the output directory are missing
+     */
+    public Dataset build() {
+      if (files.isEmpty()) {
+        throw new IllegalStateException("no files given");
+      }
+      if (directory == null) {
+        throw new IllegalStateException("no output directory given");
+      }
+      int j = concurrency > 0 ? concurrency : DatasetJob.defaultConcurrency(files, rates);
+      return new Dataset(
+          new DatasetSpec(
+              files,
+              directory,
+              j,
+              rates,
+              scheme,
+              options,
+              journal,
+              resume,
+              coallocateSeconds,
+              clock,
+              ticker,
+              progress,
+              sourceFactory));
+    }
+  }
+}

@@ -1,0 +1,268 @@
+package org.braid.coalloc;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one dataset job: opens the output directory and its record of verified files, skips the
+ * files verified by an earlier run, starts one worker thread per file in flight (each asking the
+ * {@link DatasetScheduler} for a task and running it with {@link DatasetFetch}), and watches from
+ * the caller's thread (measured rates, progress) until every file is done; then reports.
+ */
+final class DatasetJob {
+  private static final Logger LOG = LoggerFactory.getLogger(DatasetJob.class);
+  private static final long PASS_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
+  private final DatasetSpec spec;
+  private final String id;
+  private final Ticker ticker;
+  private final DatasetScheduler scheduler;
+  private final Map<String, Double> predicted;
+  private volatile String cancelled;
+
+  DatasetJob(DatasetSpec spec) {
+    this.spec = spec;
+    this.ticker = spec.ticker();
+    this.id = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+    this.predicted = predicted(spec);
+    this.scheduler = new DatasetScheduler(id, spec, predicted);
+  }
+
+  /** Predicted rates by server key. */
+  private static Map<String, Double> predicted(DatasetSpec spec) {
+    Map<String, Double> m = new HashMap<>();
+    for (PredictedRate r : spec.rates()) {
+      m.merge(DatasetServer.key(r.uri(), "-"), r.bytesPerSecond(), Math::max);
+    }
+    return m;
+  }
+
+  void cancel(String why) {
+    cancelled = why;
+    scheduler.stop(why);
+  }
+
+  DatasetReport run() throws IOException {
+    Instant start = spec.clock().instant();
+    long t0 = ticker.read();
+    DatasetOutput output = DatasetOutput.open(spec.directory());
+    try (DatasetState state = DatasetState.open(output.dir, spec.resume());
+        SourcePool pool =
+            new SourcePool(
+                spec.sourceFactory(),
+                spec.options(),
+                spec.concurrency() * (spec.options().connectionsPerSource() + 1))) {
+      int skipped = prepare(output, state);
+      LOG.info(
+          "[{}] {} files into {}: {} verified earlier, {} at once",
+          id,
+          spec.files().size(),
+          output.dir,
+          skipped,
+          spec.concurrency());
+      DatasetFetch fetch = new DatasetFetch(spec, output, state, scheduler, pool);
+      List<Thread> workers = new ArrayList<>();
+      for (int i = 0; i < spec.concurrency(); i++) {
+        Thread w = new Thread(() -> work(fetch), "braid-" + id + "-w" + i);
+        w.setDaemon(true);
+        workers.add(w);
+        w.start();
+      }
+      supervise(t0);
+      for (Thread w : workers) {
+        try {
+          w.join();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          cancel("interrupted");
+        }
+      }
+      if (spec.progress() != null) {
+        spec.progress().accept(scheduler.progress(0, (ticker.read() - t0) / 1e9));
+      }
+    }
+    return DatasetReports.build(id, spec, scheduler, output.dir, start, (ticker.read() - t0) / 1e9);
+  }
+
+  private void work(DatasetFetch fetch) {
+    ByteBuffer buf = ByteBuffer.allocate(Fetcher.BUFFER);
+    while (true) {
+      DatasetTask t;
+      try {
+        t = scheduler.next();
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (t == null) {
+        return;
+      }
+      scheduler.finished(t, fetch.run(t, buf));
+    }
+  }
+
+  /** Watches the job: samples the servers' rates and reports progress until it is done. */
+  private void supervise(long t0) {
+    long lastBytes = 0;
+    long lastTime = t0;
+    double rate = 0;
+    long lastProgress = t0;
+    while (!scheduler.done()) {
+      try {
+        scheduler.awaitChange(PASS_NANOS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        cancel("interrupted");
+      }
+      long now = ticker.read();
+      scheduler.sample(now);
+      if (spec.progress() != null && now - lastProgress >= PASS_NANOS) {
+        DatasetProgress p = scheduler.progress(rate, (now - t0) / 1e9);
+        double dt = (now - lastTime) / 1e9;
+        if (dt >= 0.5) {
+          double r = Math.max(0, p.bytesDone() - lastBytes) / dt;
+          rate = rate == 0 ? r : rate + (1 - Math.exp(-dt / 2.0)) * (r - rate);
+          lastBytes = p.bytesDone();
+          lastTime = now;
+        }
+        spec.progress().accept(p);
+        lastProgress = now;
+      }
+    }
+  }
+
+  /**
+   * Marks the files that cannot be written (conflicting names) as failed and those verified by an
+   * earlier run as skipped; queues the others in order. Returns how many were skipped.
+   */
+  private int prepare(DatasetOutput output, DatasetState state) throws IOException {
+    Map<Integer, String> conflicts = DatasetOutput.conflicts(spec.files());
+    int skipped = 0;
+    for (int i = 0; i < spec.files().size(); i++) {
+      DatasetFile f = spec.files().get(i);
+      if (conflicts.containsKey(i)) {
+        scheduler.prepared(i, DatasetFileState.FAILED, "cannot write it: " + conflicts.get(i));
+        continue;
+      }
+      if (spec.resume() && verified(output, state, f, i)) {
+        skipped++;
+        continue;
+      }
+      if (spec.resume()) {
+        Path target = output.target(f.path());
+        Path ctl = target.resolveSibling(target.getFileName() + ".braid-ctl");
+        scheduler.state(i).resumable = Files.isRegularFile(ctl, LinkOption.NOFOLLOW_LINKS);
+      }
+      scheduler.prepared(i, null, null);
+    }
+    return skipped;
+  }
+
+  /** Whether the file is in place and verified: recorded unchanged, or hashed to its checksums. */
+  private boolean verified(DatasetOutput output, DatasetState state, DatasetFile f, int i)
+      throws IOException {
+    BasicFileAttributes a = output.existing(f.path());
+    if (a == null || (f.size() >= 0 && a.size() != f.size())) {
+      return false;
+    }
+    DatasetState.Done d = state.get(f.path());
+    boolean recorded =
+        d != null && d.size() == a.size() && d.mtime() == a.lastModifiedTime().toMillis();
+    Map<String, String> digests = recorded ? d.digests() : Map.of();
+    List<Checksum> unknown = new ArrayList<>();
+    for (Checksum c : f.checksums()) {
+      String got = digests.get(c.algorithm());
+      if (got == null) {
+        unknown.add(c);
+      } else if (!got.equals(c.hex())) {
+        return false;
+      }
+    }
+    if (!recorded && f.checksums().isEmpty()) {
+      return false; // nothing to verify it by: fetch it again
+    }
+    if (!unknown.isEmpty() || !recorded) {
+      Map<String, String> hashed = hash(output.target(f.path()), f.checksums());
+      if (StreamDigests.mismatch(hashed, f.checksums()) != null) {
+        return false;
+      }
+      state.record(f.path(), a.size(), a.lastModifiedTime().toMillis(), hashed);
+      digests = hashed;
+    }
+    DatasetFileState st = scheduler.state(i);
+    st.size = a.size();
+    st.sha256 = digests.get("sha-256");
+    scheduler.prepared(i, DatasetFileState.SKIPPED, null);
+    return true;
+  }
+
+  private static Map<String, String> hash(Path p, List<Checksum> sums) throws IOException {
+    StreamDigests d = new StreamDigests(StreamDigests.algorithms(sums));
+    byte[] buf = new byte[1 << 16];
+    try (InputStream in = Files.newInputStream(p, LinkOption.NOFOLLOW_LINKS)) {
+      int n;
+      while ((n = in.read(buf)) > 0) {
+        d.update(ByteBuffer.wrap(buf, 0, n));
+      }
+    }
+    return d.finish();
+  }
+
+  /** See {@link Dataset#defaultConcurrency}. */
+  static int defaultConcurrency(List<DatasetFile> files, List<PredictedRate> rates) {
+    long median = medianSize(files);
+    Map<String, Double> byServer = new HashMap<>();
+    for (PredictedRate r : rates) {
+      byServer.merge(DatasetServer.key(r.uri(), "-"), r.bytesPerSecond(), Math::max);
+    }
+    Set<String> servers = new HashSet<>();
+    int step = Math.max(1, files.size() / 2000);
+    for (int i = 0; i < files.size(); i += step) {
+      DatasetFile f = files.get(i);
+      for (URI u : f.sources()) {
+        servers.add(DatasetServer.key(u, f.path()));
+      }
+    }
+    int sum = 0;
+    for (String s : servers) {
+      Double b = byServer.get(s);
+      sum +=
+          b == null || median <= 0
+              ? 4
+              : (int) Math.max(2, Math.min(16, Math.ceil(b * 0.05 / median)));
+    }
+    return Math.max(1, Math.min(files.size(), Math.max(4, Math.min(64, sum))));
+  }
+
+  private static long medianSize(List<DatasetFile> files) {
+    int step = Math.max(1, files.size() / 1001);
+    List<Long> sizes = new ArrayList<>();
+    for (int i = 0; i < files.size(); i += step) {
+      if (files.get(i).size() >= 0) {
+        sizes.add(files.get(i).size());
+      }
+    }
+    if (sizes.isEmpty()) {
+      return -1;
+    }
+    sizes.sort(null);
+    return sizes.get(sizes.size() / 2);
+  }
+}

@@ -1,0 +1,508 @@
+package org.braid.coalloc;
+
+import java.net.URI;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decides what a dataset job fetches next, from where (paper 001, section 3.5: Min-Min order,
+ * re-planned as transfers finish). Files go in the plan's order; each is given, when a worker is
+ * free, to the server with the earliest expected completion: its request latency plus the bytes
+ * already in flight there and the file's own, at its rate (measured once the server has been busy
+ * for a second, the plan's prediction until then). A file that would take longer than the threshold
+ * on the best server alone (at its share of the server's rate, at most the rate one request was
+ * measured to get) is co-allocated across its replicas, as is one of at least 4 MiB while nothing
+ * is known of that server's rate, and one with a partial co-allocated download to resume. A file of
+ * unknown size goes to one server, whose probe tells its size; a large one comes back to be planned
+ * again. When nothing is left to start, a file still running slowly on one server is fetched again
+ * from a server that would finish it in less than half the time left, and whichever copy is
+ * verified first wins. Failures exclude a source for the file (missing, corrupt) or back the server
+ * off (transient; six in a row drop it); a file whose sources are all gone fails with every reason.
+ * Thread-safe (one lock).
+ */
+final class DatasetScheduler {
+  private static final Logger LOG = LoggerFactory.getLogger(DatasetScheduler.class);
+
+  /** The rate assumed for servers nobody knows anything about (10 MB/s). */
+  static final double UNKNOWN_RATE = 10e6;
+
+  /** Files at least this large may be co-allocated. */
+  static final long COALLOCATE_MIN = 4L << 20;
+
+  /** Whole-file requests at least this large measure the rate of one request. */
+  static final long FLOW_MIN = 256 * 1024;
+
+  /** Rounds over transiently failing sources before a file fails. */
+  static final int MAX_ROUNDS = 3;
+
+  /** The most pending files looked at for one whose servers are not backing off. */
+  private static final int LOOK_AHEAD = 256;
+
+  private final String id;
+  private final List<DatasetFile> files;
+  private final DatasetFileState[] states;
+  private final Map<String, DatasetServer> servers = new LinkedHashMap<>();
+  private final DatasetServer[][] sourceServers;
+  private final ArrayDeque<Integer> pending = new ArrayDeque<>();
+  private final List<DatasetTask> running = new ArrayList<>();
+  private final int concurrency;
+  private final double coallocateSeconds;
+  private final Ticker ticker;
+  private String stopped;
+  private int open;
+
+  DatasetScheduler(String id, DatasetSpec spec, Map<String, Double> predicted) {
+    this.id = id;
+    this.files = spec.files();
+    this.states = new DatasetFileState[files.size()];
+    this.sourceServers = new DatasetServer[files.size()][];
+    this.concurrency = spec.concurrency();
+    this.coallocateSeconds = spec.coallocateSeconds();
+    this.ticker = spec.ticker();
+    for (int i = 0; i < files.size(); i++) {
+      states[i] = new DatasetFileState();
+      DatasetFile f = files.get(i);
+      states[i].size = f.size();
+      DatasetServer[] ss = new DatasetServer[f.sources().size()];
+      for (int k = 0; k < ss.length; k++) {
+        String key = DatasetServer.key(f.sources().get(k), f.path());
+        ss[k] =
+            servers.computeIfAbsent(key, x -> new DatasetServer(x, predicted.getOrDefault(x, 0.0)));
+      }
+      sourceServers[i] = ss;
+    }
+  }
+
+  /** The file's state (for the job's preparation and report; callers hold no other lock). */
+  synchronized DatasetFileState state(int file) {
+    return states[file];
+  }
+
+  synchronized List<DatasetServer> servers() {
+    return List.copyOf(servers.values());
+  }
+
+  /** Marks a file done before the job starts (skipped) or unfit (failed), or queues it. */
+  synchronized void prepared(int file, String status, String error) {
+    DatasetFileState st = states[file];
+    st.status = status;
+    st.error = error;
+    if (status == null) {
+      pending.add(file);
+      open++;
+    }
+  }
+
+  /**
+   * The next task for a free worker, waiting while there is none yet; null once every file is done
+   * or the job stopped.
+   */
+  synchronized DatasetTask next() throws InterruptedException {
+    while (true) {
+      if (stopped != null || open == 0) {
+        return null;
+      }
+      long now = ticker.read();
+      if (running.size() < concurrency) {
+        DatasetTask t = fromPending(now);
+        if (t == null && pending.isEmpty()) {
+          t = duplicate(now);
+        }
+        if (t != null) {
+          start(t);
+          return t;
+        }
+      }
+      wait(100);
+    }
+  }
+
+  private DatasetTask fromPending(long now) {
+    Iterator<Integer> it = pending.iterator();
+    for (int scanned = 0; it.hasNext() && scanned < LOOK_AHEAD; scanned++) {
+      int i = it.next();
+      List<Integer> usable = candidates(i, -1);
+      if (usable.isEmpty()) {
+        it.remove();
+        fail(i);
+        continue;
+      }
+      List<Integer> ready = new ArrayList<>();
+      for (int k : usable) {
+        if (sourceServers[i][k].usable(now)) {
+          ready.add(k);
+        }
+      }
+      if (!ready.isEmpty()) {
+        it.remove();
+        return plan(i, ready, now);
+      }
+    }
+    return null;
+  }
+
+  /** The sources that may serve the file: not excluded, server not dropped, not {@code except}. */
+  private List<Integer> candidates(int file, int except) {
+    List<Integer> out = new ArrayList<>();
+    DatasetServer[] ss = sourceServers[file];
+    for (int k = 0; k < ss.length; k++) {
+      if (k != except && !states[file].excluded(k) && ss[k].dropped == null) {
+        out.add(k);
+      }
+    }
+    return out;
+  }
+
+  private DatasetTask plan(int i, List<Integer> ready, long now) {
+    DatasetFile f = files.get(i);
+    DatasetFileState st = states[i];
+    long size = st.size;
+    double fallback = fallbackRate();
+    DatasetServer[] ss = sourceServers[i];
+    ready.sort(Comparator.comparingDouble(k -> completion(ss[k], Math.max(0, size), fallback)));
+    DatasetServer first = ss[ready.get(0)];
+    double alone = first.latency + size / first.requestRate(fallback);
+    boolean known = first.measuredEnough() || first.predicted > 0 || first.flow > 0;
+    boolean big =
+        size >= COALLOCATE_MIN && ready.size() > 1 && (!known || alone > coallocateSeconds);
+    boolean download = !st.single && (st.resumable || big);
+    List<Integer> use = download ? ready : ready.subList(0, 1);
+    List<URI> uris = new ArrayList<>();
+    List<DatasetServer> sv = new ArrayList<>();
+    for (int k : use) {
+      uris.add(f.sources().get(k));
+      sv.add(ss[k]);
+    }
+    return new DatasetTask(
+        i,
+        download ? DatasetTask.Mode.DOWNLOAD : DatasetTask.Mode.SINGLE,
+        uris,
+        sv,
+        false,
+        size,
+        now);
+  }
+
+  /** The rate of servers without prediction or measure: the mean of the known ones, or 10 MB/s. */
+  private double fallbackRate() {
+    double sum = 0;
+    int n = 0;
+    for (DatasetServer s : servers.values()) {
+      double r = s.rate(0);
+      if (r > 0) {
+        sum += r;
+        n++;
+      }
+    }
+    return n == 0 ? UNKNOWN_RATE : sum / n;
+  }
+
+  /** Expected seconds until a new file of this size would be complete on the server. */
+  private double completion(DatasetServer s, long size, double fallback) {
+    double rate = s.rate(fallback);
+    return s.latency + (backlog(s) + size) / rate;
+  }
+
+  /** Bytes still to come from the server for the running tasks (co-allocated ones by rate). */
+  private double backlog(DatasetServer s) {
+    double b = 0;
+    for (DatasetTask t : running) {
+      int k = t.servers.indexOf(s);
+      if (k < 0 || t.size < 0) {
+        continue;
+      }
+      double left = Math.max(0, t.size - t.received);
+      if (t.servers.size() == 1) {
+        b += left;
+      } else {
+        double sum = 0;
+        for (DatasetServer o : t.servers) {
+          sum += o.rate(UNKNOWN_RATE);
+        }
+        b += left * s.rate(UNKNOWN_RATE) / sum;
+      }
+    }
+    return b;
+  }
+
+  /** A second copy of the slowest single-server file at the tail, or null. */
+  private DatasetTask duplicate(long now) {
+    double fallback = fallbackRate();
+    DatasetTask pick = null;
+    int pickSource = -1;
+    double gain = 0;
+    for (DatasetTask t : running) {
+      if (t.mode != DatasetTask.Mode.SINGLE || t.duplicate || t.twin != null || t.size < 0) {
+        continue;
+      }
+      double left = secondsLeft(t, now, fallback);
+      if (left < 1.0) {
+        continue;
+      }
+      int own = files.get(t.file).sources().indexOf(t.sources.get(0));
+      for (int k : candidates(t.file, own)) {
+        DatasetServer s = sourceServers[t.file][k];
+        if (s == t.servers.get(0) || !s.usable(now)) {
+          continue;
+        }
+        double c = completion(s, t.size, fallback);
+        if (c < 0.5 * left && left - c > gain) {
+          pick = t;
+          pickSource = k;
+          gain = left - c;
+        }
+      }
+    }
+    if (pick == null) {
+      return null;
+    }
+    DatasetTask d =
+        new DatasetTask(
+            pick.file,
+            DatasetTask.Mode.SINGLE,
+            List.of(files.get(pick.file).sources().get(pickSource)),
+            List.of(sourceServers[pick.file][pickSource]),
+            true,
+            pick.size,
+            now);
+    d.twin = pick;
+    pick.twin = d;
+    LOG.info(
+        "[{}] {} is slow on {}: fetching it again from {}",
+        id,
+        DatasetNames.shown(files.get(pick.file).path()),
+        pick.servers.get(0).key,
+        d.servers.get(0).key);
+    return d;
+  }
+
+  /** Seconds a single-server task still needs, by its own progress so far. */
+  private static double secondsLeft(DatasetTask t, long now, double fallback) {
+    double elapsed = (now - t.startNanos) / 1e9;
+    long got = t.received;
+    DatasetServer s = t.servers.get(0);
+    if (got <= 0) {
+      double share = s.rate(fallback) / Math.max(1, s.running);
+      return Math.max(elapsed, t.size / share);
+    }
+    double since = t.firstByteNanos < 0 ? elapsed : (now - t.firstByteNanos) / 1e9;
+    double rate = got / Math.max(1e-3, since);
+    return (t.size - got) / rate;
+  }
+
+  private void start(DatasetTask t) {
+    running.add(t);
+    states[t.file].active++;
+    for (DatasetServer s : t.servers) {
+      s.running++;
+    }
+  }
+
+  /**
+   * Whether the task may give the file its final name: true for the first of two racing copies to
+   * ask, false (and the task should discard its copy) when the file is done or the job stopped.
+   */
+  synchronized boolean claim(DatasetTask t) {
+    DatasetFileState st = states[t.file];
+    if (st.status != null || stopped != null || t.cancelled) {
+      return false;
+    }
+    st.status = "committing";
+    if (t.twin != null) {
+      t.twin.cancel();
+    }
+    return true;
+  }
+
+  /** Records how a task ended and decides what becomes of its file. */
+  synchronized void finished(DatasetTask t, DatasetOutcome o) {
+    long now = ticker.read();
+    running.remove(t);
+    DatasetFileState st = states[t.file];
+    st.active--;
+    for (DatasetServer s : t.servers) {
+      s.running--;
+    }
+    if (t.twin != null) {
+      t.twin.twin = null;
+    }
+    if (o.size() >= 0) {
+      st.size = o.size();
+    }
+    if (o.ok()) {
+      succeeded(t, o, now);
+    } else if (o.local() != null) {
+      st.status = null;
+      stop("cannot write the output: " + o.local());
+    } else if (o.cancelled()) {
+      if (st.status == null && stopped == null && st.active == 0) {
+        pending.addFirst(t.file); // lost nothing: its twin failed meanwhile
+      }
+    } else {
+      failedTask(t, o, now);
+    }
+    notifyAll();
+  }
+
+  private void succeeded(DatasetTask t, DatasetOutcome o, long now) {
+    DatasetFileState st = states[t.file];
+    st.status = DatasetFileState.FETCHED;
+    st.seconds = (now - t.startNanos) / 1e9;
+    st.sha256 = o.digests().get("sha-256");
+    st.servers = o.servers();
+    open--;
+    double firstByte = t.firstByteNanos < 0 ? -1 : (t.firstByteNanos - t.startNanos) / 1e9;
+    if (t.servers.size() == 1 && t.firstByteNanos >= 0 && o.size() >= FLOW_MIN) {
+      t.servers.get(0).flowed(o.size() / Math.max(1e-3, (now - t.firstByteNanos) / 1e9));
+    }
+    for (DatasetServer s : t.servers) {
+      long b = o.servers().getOrDefault(s.key, 0L);
+      if (b > 0 || t.servers.size() == 1) {
+        s.succeeded(t.servers.size() == 1 ? firstByte : -1);
+        s.files++;
+        s.bytes += b;
+      }
+    }
+  }
+
+  private void failedTask(DatasetTask t, DatasetOutcome o, long now) {
+    DatasetFileState st = states[t.file];
+    DatasetFile f = files.get(t.file);
+    for (DatasetOutcome.Failure x : o.failures()) {
+      int k = f.sources().indexOf(x.source());
+      st.error(x.reason());
+      if (k >= 0) {
+        st.exclude(k, x.transientFailure());
+        DatasetServer s = sourceServers[t.file][k];
+        s.failed(now, x.transientFailure(), x.reason());
+        if (s.dropped != null && s.streak == 6) {
+          LOG.warn("[{}] not using {} any more: {}", id, s.key, s.dropped);
+        }
+      }
+    }
+    if (o.mismatch() && !st.single) {
+      st.single = true;
+      st.error("a co-allocated copy failed its checksum; fetching from one replica at a time");
+    }
+    if (st.status != null || st.active > 0 || stopped != null) {
+      return; // done by its twin, or the twin still runs
+    }
+    if (!candidates(t.file, -1).isEmpty()) {
+      pending.addFirst(t.file);
+    } else if (st.failedThisRound != null && st.rounds + 1 < MAX_ROUNDS && anyServerLeft(t.file)) {
+      st.rounds++;
+      st.failedThisRound = null;
+      pending.addLast(t.file);
+    } else {
+      fail(t.file);
+    }
+  }
+
+  private boolean anyServerLeft(int file) {
+    for (int k = 0; k < sourceServers[file].length; k++) {
+      if (sourceServers[file][k].dropped == null
+          && (states[file].excluded == null || !states[file].excluded.get(k))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void fail(int file) {
+    DatasetFileState st = states[file];
+    List<String> why = st.errors == null ? new ArrayList<>() : new ArrayList<>(st.errors);
+    for (DatasetServer s : sourceServers[file]) {
+      if (s.dropped != null) {
+        why.add(s.key + " not used: " + s.dropped);
+      }
+    }
+    st.status = DatasetFileState.FAILED;
+    st.error = why.isEmpty() ? "no usable replica" : String.join("; ", why);
+    open--;
+    LOG.warn("[{}] {} failed: {}", id, DatasetNames.shown(files.get(file).path()), st.error);
+  }
+
+  /** Stops the job: no new task; running ones are cancelled. */
+  synchronized void stop(String why) {
+    if (stopped == null) {
+      stopped = why;
+      LOG.warn("[{}] stopping: {}", id, why);
+    }
+    for (DatasetTask t : running) {
+      t.cancel();
+    }
+    notifyAll();
+  }
+
+  synchronized String stopped() {
+    return stopped;
+  }
+
+  /** Whether every file is done (or the job stopped and nothing runs). */
+  synchronized boolean done() {
+    return (open == 0 || stopped != null) && running.isEmpty();
+  }
+
+  /** Waits until a task ends or the time passes. */
+  synchronized void awaitChange(long nanos) throws InterruptedException {
+    if (!done()) {
+      TimeUnit.NANOSECONDS.timedWait(this, nanos);
+    }
+  }
+
+  /** Folds recent bytes into every server's measured rate; says when one departs from the plan. */
+  synchronized void sample(long now) {
+    for (DatasetServer s : servers.values()) {
+      s.sample(now);
+      if (!s.told && s.predicted > 0 && s.measuredEnough()) {
+        double ratio = s.measured / s.predicted;
+        if (ratio < 0.5 || ratio > 2) {
+          s.told = true;
+          LOG.info(
+              "[{}] {} delivers {} B/s, the plan predicted {} B/s: re-planning with the measured"
+                  + " rate",
+              id,
+              s.key,
+              Math.round(s.measured),
+              Math.round(s.predicted));
+        }
+      }
+    }
+  }
+
+  /** A progress snapshot (files and bytes done, in flight). */
+  synchronized DatasetProgress progress(double rate, double elapsed) {
+    int done = 0;
+    int failed = 0;
+    long bytesDone = 0;
+    long total = 0;
+    for (DatasetFileState st : states) {
+      if (st.size > 0) {
+        total += st.size;
+      }
+      if (DatasetFileState.FETCHED.equals(st.status)
+          || DatasetFileState.SKIPPED.equals(st.status)) {
+        done++;
+        bytesDone += Math.max(0, st.size);
+      } else if (DatasetFileState.FAILED.equals(st.status)) {
+        failed++;
+      }
+    }
+    for (DatasetTask t : running) {
+      if (states[t.file].status == null && !t.duplicate) {
+        bytesDone += t.received;
+      }
+    }
+    double eta = rate > 0 ? Math.max(0, total - bytesDone) / rate : Double.NaN;
+    return new DatasetProgress(
+        done, failed, states.length, bytesDone, total, rate, eta, running.size(), elapsed);
+  }
+}

@@ -1,0 +1,138 @@
+package org.braid.coalloc;
+
+import java.net.URI;
+import java.util.Locale;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What a dataset job knows about one server (scheme://host:port, or a local replica's directory):
+ * its predicted and measured rates, request latency, load, failures. Fields other than {@link
+ * #delivered} are guarded by the {@link DatasetScheduler}'s lock.
+ */
+final class DatasetServer {
+  /** A measured rate replaces the prediction after this much busy time. */
+  static final long MEASURED_AFTER_NANOS = 1_000_000_000L;
+
+  /** Time constant of the measured rate's moving average. */
+  static final double TAU_SECONDS = 2.0;
+
+  final String key;
+  final double predicted;
+
+  /** Bytes received from this server by every request of the job (any thread). */
+  final LongAdder delivered = new LongAdder();
+
+  double measured;
+
+  /** The rate of one request (one file over one connection) as measured, 0 until known. */
+  double flow;
+
+  long busyNanos;
+  double latency;
+  int running;
+  int streak;
+  long backoffUntil;
+  String dropped;
+  int failures;
+  int files;
+  long bytes;
+  boolean told;
+  private long lastSample = Long.MIN_VALUE;
+  private long lastDelivered;
+
+  DatasetServer(String key, double predicted) {
+    this.key = key;
+    this.predicted = predicted;
+  }
+
+  /**
+   * The server of a source: {@code scheme://host:port} (the scheme's default port when the URL has
+   * none); for a local file, the replica's directory: the URL without the file's relative path, or
+   * its parent directory.
+   */
+  static String key(URI uri, String relative) {
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (scheme.equals("file") || uri.getHost() == null) {
+      String s = uri.toString();
+      String suffix = DatasetNames.encode(relative);
+      if (s.endsWith("/" + suffix)) {
+        return s.substring(0, s.length() - suffix.length());
+      }
+      return s.substring(0, s.lastIndexOf('/') + 1);
+    }
+    return scheme + "://" + Journal.server(uri);
+  }
+
+  /** Whether the rate is measured (busy long enough). */
+  boolean measuredEnough() {
+    return busyNanos >= MEASURED_AFTER_NANOS && measured > 0;
+  }
+
+  /** The rate to plan with: measured, else predicted, else the given default. */
+  double rate(double fallback) {
+    return measuredEnough() ? measured : predicted > 0 ? predicted : fallback;
+  }
+
+  /**
+   * Folds the bytes received since the last sample into the measured rate if the server was busy
+   * meanwhile (an exponential moving average with time constant {@link #TAU_SECONDS}).
+   */
+  void sample(long now) {
+    long d = delivered.sum();
+    if (running > 0 && lastSample != Long.MIN_VALUE && now > lastSample) {
+      double dt = (now - lastSample) / 1e9;
+      double r = (d - lastDelivered) / dt;
+      double a = 1 - Math.exp(-dt / TAU_SECONDS);
+      measured = busyNanos == 0 ? r : measured + a * (r - measured);
+      busyNanos += now - lastSample;
+    }
+    lastSample = now;
+    lastDelivered = d;
+  }
+
+  /** Whether the server may be given work now. */
+  boolean usable(long now) {
+    return dropped == null && now - backoffUntil >= 0;
+  }
+
+  /** Records a failed request: a transient one backs off, six in a row drop the server. */
+  void failed(long now, boolean transientFailure, String reason) {
+    failures++;
+    if (!transientFailure) {
+      return;
+    }
+    streak++;
+    long ms = (long) Math.min(30_000, 500 * Math.pow(2, streak - 1));
+    backoffUntil = now + ms * 1_000_000L;
+    if (streak >= 6 && dropped == null) {
+      dropped = streak + " failures in a row, the last: " + reason;
+    }
+  }
+
+  /**
+   * Folds one whole-file request's rate (bytes over the time from its first byte) into {@link
+   * #flow}.
+   */
+  void flowed(double bytesPerSecond) {
+    if (bytesPerSecond > 0 && Double.isFinite(bytesPerSecond)) {
+      flow = flow == 0 ? bytesPerSecond : flow + 0.3 * (bytesPerSecond - flow);
+    }
+  }
+
+  /**
+   * The rate one more request would get: its share of the server's rate, at most the rate of one
+   * request as measured (a server or path may cap each connection).
+   */
+  double requestRate(double fallback) {
+    double share = rate(fallback) / (running + 1);
+    return flow > 0 ? Math.min(share, flow) : share;
+  }
+
+  /** Records a request that delivered, with its latency to the first byte in seconds. */
+  void succeeded(double firstByteSeconds) {
+    streak = 0;
+    if (firstByteSeconds >= 0) {
+      latency = latency == 0 ? firstByteSeconds : latency + 0.3 * (firstByteSeconds - latency);
+    }
+  }
+}

@@ -1,0 +1,46 @@
+package org.braid.coalloc;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Everything a {@link Dataset} was built with, copied at {@link Dataset.Builder#build()}.
+ *
+ * @param files the files in the plan's order
+ * @param directory the output directory
+ * @param concurrency files fetched at once (-j)
+ * @param rates predicted rates per server
+ * @param scheme the scheme of co-allocated files
+ * @param options connection options
+ * @param journal the journal file, or null
+ * @param resume whether to skip verified files and resume partial ones
+ * @param coallocateSeconds a file is co-allocated when one server alone would take longer
+ * @param clock wall-clock time
+ * @param ticker the time source for scheduling and durations
+ * @param progress the progress listener, or null
+ * @param sourceFactory makes the range source for each URL, or null for the built-in ones
+ */
+record DatasetSpec(
+    List<DatasetFile> files,
+    Path directory,
+    int concurrency,
+    List<PredictedRate> rates,
+    Scheme scheme,
+    SourceOptions options,
+    Path journal,
+    boolean resume,
+    double coallocateSeconds,
+    Clock clock,
+    Ticker ticker,
+    Consumer<DatasetProgress> progress,
+    Function<URI, RangeSource> sourceFactory) {
+
+  DatasetSpec {
+    files = List.copyOf(files);
+    rates = List.copyOf(rates);
+  }
+}

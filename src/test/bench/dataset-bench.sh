@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Dataset benchmark (issue 15): many files from four shaped mirrors (80/40/20/10 Mbit/s) on the
+# namespace testbed (testbed.sh), Braid (braid get -i LIST -d DIR) side by side with aria2c
+# (-i LIST -j N, default and tuned) and globus-url-copy (-cc N -f LIST), contenders alternating,
+# several repetitions, one CSV row per job. Root only; everything is named $TB_PREFIX* and removed
+# on exit. Not part of run-all.sh: run it on a quiet machine.
+#
+# Usage: src/test/bench/dataset-bench.sh [--smoke] [--reps N] [--sets "1000 10k"] [--out DIR]
+#   --sets   1000: 1,000 files, log-normal sizes (1 KB to 50 MB), about 1 GB in all;
+#            10k: 10,000 files of 10 KB (files per second)
+#   --smoke  a 40-file set, one repetition, results in the work directory (checks the script)
+#   --out    where dataset-results.csv and dataset-braid.jsonl go (default docs/benchmarks)
+# Environment: BENCH_CONTENDERS replaces the contender list: braid braid-j64 aria2 aria2-tuned
+# guc guc-tuned (default: all); TB_PREFIX and TB_NET as for testbed.sh.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../../.." && pwd)"
+# shellcheck source=testbed.sh
+. "$here/testbed.sh"
+
+work=/tmp/${TB_PREFIX}dwork
+reps=3
+sets="1000 10k"
+out="$repo/docs/benchmarks"
+smoke=0
+RATES="80 40 20 10"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --smoke) smoke=1; reps=1; sets=smoke; out=$work/smoke; shift ;;
+    --reps) reps=$2; shift 2 ;;
+    --sets) sets=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    -h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "dataset-bench: unknown option: $1" >&2; exit 2 ;;
+  esac
+done
+[[ "$reps" =~ ^[1-9][0-9]*$ ]] || { echo "dataset-bench: --reps: expected a positive number" >&2; exit 2; }
+for s in $sets; do
+  case "$s" in smoke|1000|10k) ;; *) echo "dataset-bench: unknown set: $s" >&2; exit 2 ;; esac
+done
+tb_need_root
+for tool in jq java python3 aria2c globus-url-copy globus-gridftp-server /usr/sbin/nginx; do
+  command -v "$tool" >/dev/null || { echo "dataset-bench: $tool is not installed (src/test/bench/install)" >&2; exit 1; }
+done
+
+cleanup() { tb_cleanup >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+tb_cleanup
+mkdir -p "$work" "$out"
+if [ "$smoke" = 0 ] || [ ! -f "$repo/cli/target/braid.jar" ]; then
+  (cd "$repo" && ./mvnw -B -q -DskipTests -pl cli -am package) >&2
+fi
+"$repo/braid" --version >&2
+
+csv="$out/dataset-results.csv"
+jsonl="$out/dataset-braid.jsonl"
+[ -f "$csv" ] || echo "set,contender,rep,position,files,bytes,rc,ok,wall_s,bound_s,of_bound,files_per_s,load1,note" >"$csv"
+
+# TCP payload per byte tbf counts (as bench.sh): the bound is the sum of the link rates times this.
+bound_s() { # bytes
+  awk -v b="$1" -v rates="$RATES" 'BEGIN { n = split(rates, r, " "); s = 0
+    for (i = 1; i <= n; i++) s += r[i]; printf "%.3f", b / (s * 1e6 / 8 * 1448 / 1514) }'
+}
+
+# The set's files under $work/www/SET (made once, deterministic) and its lists: aria2 -i format
+# with every mirror's URL and checksum=sha-256= (read by braid and aria2c alike), and two
+# globus-url-copy -f lists (every file from the fastest mirror; files spread over the mirrors in
+# proportion to their rates, a static plan that knows the rates).
+make_set() { # set
+  local set=$1 d="$work/www/$1"
+  python3 "$here/dataset-files.py" "$set" "$d" "$work/lists/$set" "$RATES" "$TB_NET" >&2
+}
+
+run_one() { # set contender rep position
+  local set=$1 c=$2 rep=$3 pos=$4 o="$work/out" rc=0 note="" t0 t1
+  local lists="$work/lists/$set"
+  rm -rf "$o"; mkdir -p "$o"
+  local load1; load1=$(cut -d' ' -f1 /proc/loadavg)
+  local log="$work/run.log"
+  t0=$(date +%s.%N)
+  case "$c" in
+    braid|braid-j64)
+      local -a opts=(--json --journal "$work/journal.jsonl" --discovery-timeout 0.5)
+      [ "$c" = braid-j64 ] && opts+=(-j 64)
+      timeout 1800 ip netns exec "$TB_CLIENT" "$repo/braid" get -i "$lists/input.txt" -d "$o" \
+        "${opts[@]}" >"$work/braid.json" 2>"$log" || rc=$? ;;
+    aria2|aria2-tuned)
+      local -a opts=()
+      [ "$c" = aria2-tuned ] && opts=(-j 32 -x 4 -s 4 -k 1M --uri-selector=adaptive)
+      timeout 1800 ip netns exec "$TB_CLIENT" aria2c -q --allow-overwrite=true \
+        --auto-file-renaming=false --check-integrity=false ${opts[@]+"${opts[@]}"} \
+        -i "$lists/input.txt" -d "$o" >"$log" 2>&1 || rc=$? ;;
+    guc|guc-tuned)
+      local -a opts=(-cd -cc 4 -f "$lists/guc-best.txt")
+      [ "$c" = guc-tuned ] && opts=(-cd -cc 32 -pp -f "$lists/guc-spread.txt")
+      sed "s|@OUT@|$o|" "${opts[-1]}" >"$work/guc.txt"
+      opts[-1]="$work/guc.txt"
+      timeout 1800 ip netns exec "$TB_CLIENT" globus-url-copy "${opts[@]}" >"$log" 2>&1 || rc=$? ;;
+    *) echo "dataset-bench: unknown contender $c" >&2; exit 2 ;;
+  esac
+  t1=$(date +%s.%N)
+  local wall; wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+  local ok=0
+  if [ "$rc" = 0 ] && (cd "$o" && sha256sum --quiet -c "$lists/SHA256SUMS" >/dev/null 2>&1); then ok=1; fi
+  [ "$rc" = 0 ] || note=$(head -c 200 "$log" | tr '\n,"' '   ')
+  [ "$rc" = 0 ] && [ "$ok" = 0 ] && note="a file differs from the served one"
+  if [[ "$c" == braid* ]] && [ -s "$work/braid.json" ]; then
+    jq -c --arg s "$set" --arg c "$c" --argjson r "$rep" \
+      '{set: $s, contender: $c, rep: $r} + (. | del(.fileReports))' "$work/braid.json" >>"$jsonl"
+  fi
+  local files bytes; files=$(cat "$lists/count"); bytes=$(cat "$lists/bytes")
+  local bound; bound=$(bound_s "$bytes")
+  local frac fps
+  frac=$(awk -v b="$bound" -v w="$wall" 'BEGIN { printf "%.3f", b / w }')
+  fps=$(awk -v f="$files" -v w="$wall" 'BEGIN { printf "%.1f", f / w }')
+  echo "$set,$c,$rep,$pos,$files,$bytes,$rc,$ok,$wall,$bound,$frac,$fps,$load1,\"$note\"" >>"$csv"
+  printf 'dataset-bench: %-5s %-12s rep %d: rc %d ok %d %8.3f s = %s of the bound, %s files/s (load %s)\n' \
+    "$set" "$c" "$rep" "$rc" "$ok" "$wall" "$frac" "$fps" "$load1" >&2
+  rm -rf "$o"
+}
+
+contenders=${BENCH_CONTENDERS:-"braid braid-j64 aria2 aria2-tuned guc guc-tuned"}
+read -r -a cs <<<"$contenders"
+for set in $sets; do
+  make_set "$set"
+  tb_up "$work/www" "$RATES" "" 0 1 0 ""
+  for rep in $(seq "$reps"); do
+    n=${#cs[@]}
+    for j in $(seq 0 $((n - 1))); do
+      run_one "$set" "${cs[$(((j + rep - 1) % n))]}" "$rep" "$((j + 1))"
+    done
+  done
+  tb_down
+done
+echo "dataset-bench: results in $csv" >&2
