@@ -1,6 +1,5 @@
 package org.braid.broker;
 
-import com.unboundid.ldap.sdk.DN;
 import com.unboundid.ldap.sdk.Filter;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPConnectionOptions;
@@ -9,9 +8,6 @@ import com.unboundid.ldap.sdk.LDAPSearchException;
 import com.unboundid.ldap.sdk.LDAPURL;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchRequest;
-import com.unboundid.ldap.sdk.SearchResultEntry;
-import com.unboundid.ldap.sdk.SearchResultListener;
-import com.unboundid.ldap.sdk.SearchResultReference;
 import com.unboundid.ldap.sdk.SearchScope;
 import com.unboundid.util.ssl.HostNameSSLSocketVerifier;
 import com.unboundid.util.ssl.JVMDefaultTrustManager;
@@ -23,7 +19,6 @@ import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -32,11 +27,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.net.SocketFactory;
 import org.braid.infoprovider.wire.AdAttributes;
-import org.braid.infoprovider.wire.Endpoint;
 import org.braid.infoprovider.wire.Glue2Extensions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -256,7 +249,7 @@ final class LdapDiscovery implements Discovery {
     o.setResponseTimeoutMillis(Math.max(1, timeout.toMillis()));
     o.setMaxMessageSize(MAX_MESSAGE_BYTES);
     o.setFollowReferrals(false);
-    Collector c = new Collector();
+    DirectoryEntries c = new DirectoryEntries();
     try (LDAPConnection conn = new LDAPConnection(socketFactory(o), o)) {
       conn.connect(url.getHost(), url.getPort());
       SearchRequest req =
@@ -334,58 +327,6 @@ final class LdapDiscovery implements Discovery {
 
   private static Duration elapsed(long t0) {
     return Duration.ofNanos(System.nanoTime() - t0);
-  }
-
-  /** Parses entries as they arrive, keeping only what the broker needs. */
-  private static final class Collector implements SearchResultListener {
-    private static final long serialVersionUID = 1L;
-    final Map<String, List<Map<String, Object>>> ads = new HashMap<>();
-    final Map<String, Map<String, Double>> probes = new HashMap<>();
-    int entries;
-    int bad;
-    String firstBad;
-
-    @Override
-    public void searchEntryReturned(SearchResultEntry e) {
-      entries++;
-      String key = e.getAttributeValue(Glue2Extensions.KEY_ATTRIBUTE);
-      String value = e.getAttributeValue(Glue2Extensions.VALUE_ATTRIBUTE);
-      try {
-        if (value == null) {
-          throw new IOException("no " + Glue2Extensions.VALUE_ATTRIBUTE);
-        }
-        if (Glue2Extensions.AD_KEY.equals(key)) {
-          Map<String, Object> ad = Glue2Extensions.readAd(value);
-          Endpoint ep = AdAttributes.endpoint(ad);
-          Object site = ad.get(AdAttributes.HOSTNAME);
-          String host = ep != null ? ep.host() : site instanceof String s ? s : null;
-          if (host == null) {
-            throw new IOException("ad names neither an endpoint nor a host name");
-          }
-          ads.computeIfAbsent(host.toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(ad);
-        } else {
-          Glue2Extensions.Probe p = Glue2Extensions.readProbe(value);
-          probes.computeIfAbsent(p.hostname(), k -> new TreeMap<>()).put(p.series(), p.value());
-        }
-      } catch (IOException ex) {
-        if (bad++ == 0) {
-          firstBad = dn(e) + ": " + ex.getMessage();
-        }
-      }
-    }
-
-    private static String dn(SearchResultEntry e) {
-      try {
-        return new DN(e.getDN()).toString();
-      } catch (LDAPException ex) {
-        return e.getDN();
-      }
-    }
-
-    @Override
-    public void searchReferenceReturned(SearchResultReference r) {
-      // referrals are not followed: a BDII answers from its own database
-    }
   }
 
   @Override

@@ -228,6 +228,25 @@ class BrokerTest {
     }
   }
 
+  @Test
+  void build_snapshotsTheBuilder_laterChangesDoNotReachABuiltBroker() {
+    Broker.Builder builder =
+        Broker.builder().provider("b.example", URI.create("http://info.example:9000"));
+    try (Broker b = builder.build()) {
+      builder
+          .provider("b.example", URI.create("http://other.example:1"))
+          .providerPort(9999)
+          .directory(URI.create("ldap://bdii.example:2170/o=glue"));
+      assertEquals(
+          URI.create("http://info.example:9000/v1/ads"),
+          b.providerFor(Replica.of("https://b.example/f")));
+      assertEquals(
+          URI.create("http://c.example:8790/v1/ads"),
+          b.providerFor(Replica.of("gsiftp://c.example/f")));
+      assertThrows(IllegalStateException.class, b::refreshDirectory);
+    }
+  }
+
   void journal(Path p, String server, double rate, int n) throws Exception {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < n; i++) {

@@ -15,6 +15,7 @@ import org.braid.coalloc.Download;
 import org.braid.coalloc.DownloadReport;
 import org.braid.coalloc.PieceHashes;
 import org.braid.coalloc.PredictedRate;
+import org.braid.coalloc.ReplicaReport;
 import org.braid.coalloc.Reports;
 import org.braid.coalloc.Scheme;
 import org.braid.coalloc.SourceOptions;
@@ -40,8 +41,21 @@ import picocli.CommandLine.Spec;
           + " planned by the broker (Min-Min over the replicas' forecasts), fetched -j files at"
           + " once with large files co-allocated, every file verified; files verified by an"
           + " earlier run are skipped. Exit code 1 when some file could not be fetched.",
+    },
+    footer = {
+      "",
+      "Exit codes (one file, -o):",
+      "  0  the file is complete and verified; every replica served it well",
+      "  2  usage: bad options or bad input (catalog, Metalink, checksum, URL)",
+      "  3  the file is complete and verified, but some replica failed and was dropped",
+      "  4  network: no replica could deliver the file",
+      "  5  verification: checksum, piece hashes or declared size do not match",
+      "  6  disk: the output cannot be written or was refused (no space, not a regular",
+      "     file, exists without --force)",
+      "  1  internal error;  130  interrupted (run again to resume)",
+      "See docs/download.md."
     })
-public final class GetCommand implements Callable<Integer> {
+public final class GetCommand implements Callable<Integer>, OneLineErrors.Reporting {
   @Spec CommandSpec spec;
 
   @Parameters(
@@ -86,8 +100,33 @@ public final class GetCommand implements Callable<Integer> {
   @Option(
       names = {"-o", "--output"},
       paramLabel = "OUT",
-      description = "Output file (one file; -d DIR for a dataset).")
-  Path output;
+      description =
+          "Output file (one file; -d DIR for a dataset); a directory (or a name ending in /)"
+              + " means the remote file's name inside it. Only a regular file is ever replaced,"
+              + " and only with --force.")
+  String output;
+
+  @Option(
+      names = {"-f", "--force"},
+      description = "Replace an existing output file.")
+  boolean force;
+
+  @Option(
+      names = {"-q", "--quiet"},
+      description = "No progress and no report; errors and warnings only.")
+  boolean quiet;
+
+  @Option(
+      names = {"-v", "--verbose"},
+      description = "Log each request's problems as they happen; errors with their causes.")
+  boolean verbose;
+
+  @Option(
+      names = "--dry-run",
+      description = "Show the plan (output, replicas, scheme, checks, limits) and exit.")
+  boolean dryRun;
+
+  @Mixin TransferOptions transfer;
 
   @Option(
       names = "--scheme",
@@ -158,7 +197,9 @@ public final class GetCommand implements Callable<Integer> {
               + " No redirects on such connections; https and proxied replicas are not affected.")
   boolean pipeline;
 
-  @Option(names = "--json", description = "Print the report as JSON.")
+  @Option(
+      names = "--json",
+      description = "Print the report, or on failure an error object, as JSON on standard output.")
   boolean json;
 
   @Option(
@@ -234,6 +275,21 @@ public final class GetCommand implements Callable<Integer> {
   Path caBundle;
 
   @Override
+  public boolean verbose() {
+    return verbose;
+  }
+
+  @Override
+  public boolean report(int code, String message) {
+    if (json) {
+      var out = spec.commandLine().getOut();
+      out.println(GetPlan.errorJson(code, message));
+      out.flush();
+    }
+    return false;
+  }
+
+  @Override
   public Integer call() throws IOException {
     if (dataset.dir != null) {
       return new DatasetGet(this, dataset).run();
@@ -253,12 +309,14 @@ public final class GetCommand implements Callable<Integer> {
     List<URI> uris = new ArrayList<>();
     List<PredictedRate> predicted = new ArrayList<>();
     List<Checksum> sums = new ArrayList<>();
-    PieceHashes pieces = null;
-    if (fromCatalog) {
-      pieces = fromCatalog(source.read(), uris, predicted, sums);
-    }
     for (String u : urls) {
       uris.add(Units.url(u));
+    }
+    CatalogInput in = fromCatalog ? source.read() : null;
+    Path out = OutputTarget.resolve(output, fromCatalog ? in.file().name() : urls.get(0), force);
+    PieceHashes pieces = null;
+    if (fromCatalog) {
+      pieces = fromCatalog(in, uris, predicted, sums);
     }
     for (String r : rates) {
       int eq = r.lastIndexOf('=');
@@ -279,21 +337,96 @@ public final class GetCommand implements Callable<Integer> {
     for (String c : checksums) {
       sums.add(Checksum.parse(c));
     }
+    SourceOptions.Builder so = sourceOptionsBuilder();
     Download.Builder b =
         Download.builder()
             .sources(uris)
-            .output(output)
+            .output(out)
             .scheme(s)
             .maxSources(maxSources)
             .predictedRates(predicted)
             .checksums(sums)
             .pieces(pieces)
-            .sourceOptions(sourceOptions())
             .resume(!noResume)
             .journal(noJournal ? null : journal != null ? journal : Download.defaultJournal());
+    transfer.apply(b, so);
+    b.sourceOptions(so.build());
+    long declared = fromCatalog ? in.file().size() : -1;
+    if (declared >= 0) {
+      b.expectedSize(declared);
+    }
+    var stdout = spec.commandLine().getOut();
+    if (dryRun) {
+      GetPlan plan =
+          new GetPlan(out, s.name(), maxSources, uris, predicted, sums, pieces, declared);
+      stdout.print(json ? plan.json() + System.lineSeparator() : plan.text());
+      stdout.flush();
+      return ExitCodes.OK;
+    }
+    DownloadReport r = run(b);
+    if (trace != null) {
+      Reports.writeTrace(r, trace);
+    }
+    if (plot != null) {
+      Reports.writePlot(r, plot);
+    }
+    if (json || !quiet) {
+      stdout.print(json ? Reports.json(r) + System.lineSeparator() : Reports.text(r));
+      stdout.flush();
+    }
+    int code = ExitCodes.OK;
+    var err = spec.commandLine().getErr();
+    for (ReplicaReport rr : r.replicas()) {
+      if (rr.dropped() != null) {
+        err.println("braid: warning: replica dropped: " + rr.dropped());
+        code = ExitCodes.REPLICA_FAILED;
+      }
+    }
+    err.flush();
+    return code;
+  }
+
+  /** The connection options: timeouts, connections per replica, credentials. */
+  SourceOptions sourceOptions() throws IOException {
+    return sourceOptionsBuilder().build();
+  }
+
+  private SourceOptions.Builder sourceOptionsBuilder() throws IOException {
+    SourceOptions.Builder so =
+        SourceOptions.builder()
+            .connectionsPerSource(connections)
+            .gridFtpStreams(streams)
+            .tcpBuffer(tcpBuffer)
+            .pipelining(pipeline)
+            .stallTimeout(seconds(stallTimeout, "--stall-timeout"))
+            .connectTimeout(seconds(connectTimeout, "--connect-timeout"));
+    String token = System.getenv("BRAID_BEARER_TOKEN");
+    if (tokenFile != null) {
+      token = Files.readString(tokenFile).trim();
+    }
+    if (token != null && !token.isBlank()) {
+      so.bearerToken(token);
+    }
+    if (clientCert != null) {
+      so.clientCertificate(clientCert, System.getenv("BRAID_CLIENT_CERT_PASSWORD"));
+    }
+    if (clientKey != null) {
+      if (clientCert == null) {
+        throw new IllegalArgumentException("--client-key needs --client-cert");
+      }
+      so.clientKey(clientKey);
+    }
+    if (caBundle != null) {
+      so.caBundle(caBundle);
+    }
+    return so;
+  }
+
+  /** Runs the download with progress on a terminal and Ctrl-C cancelling it. */
+  private DownloadReport run(Download.Builder b) throws IOException {
     ProgressBar bar = null;
-    if (System.console() != null && !json) {
-      bar = new ProgressBar(spec.commandLine().getErr());
+    if (!quiet && !json && Terminal.stderrIsTerminal()) {
+      bar = new ProgressBar(spec.commandLine().getErr(), Terminal.columns());
       b.progress(bar);
     }
     Download d = b.build();
@@ -309,13 +442,14 @@ public final class GetCommand implements Callable<Integer> {
               }
             });
     Runtime.getRuntime().addShutdownHook(hook);
-    DownloadReport r;
+    QuietLogs logs = QuietLogs.forCommand(verbose);
     try {
-      r = d.run();
+      return d.run();
     } finally {
+      logs.close();
       finished.countDown();
       if (bar != null) {
-        bar.finish();
+        bar.close();
       }
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
@@ -323,16 +457,6 @@ public final class GetCommand implements Callable<Integer> {
         // shutting down already
       }
     }
-    if (trace != null) {
-      Reports.writeTrace(r, trace);
-    }
-    if (plot != null) {
-      Reports.writePlot(r, plot);
-    }
-    var out = spec.commandLine().getOut();
-    out.print(json ? Reports.json(r) + System.lineSeparator() : Reports.text(r));
-    out.flush();
-    return 0;
   }
 
   /**
@@ -343,25 +467,12 @@ public final class GetCommand implements Callable<Integer> {
   /** Fills in replicas, rates and whole-file hashes; returns the piece hashes, or null. */
   private PieceHashes fromCatalog(
       CatalogInput in, List<URI> uris, List<PredictedRate> predicted, List<Checksum> sums) {
-    var err = spec.commandLine().getErr();
-    for (var h : in.file().hashes().entrySet()) {
-      try {
-        sums.add(new Checksum(h.getKey(), h.getValue()));
-      } catch (IllegalArgumentException e) {
-        err.println(
-            "braid: not verifying the catalog's " + h.getKey() + " hash: " + e.getMessage());
-      }
-    }
-    PieceHashes pieces = null;
-    var p = in.file().pieces();
-    if (p != null) {
-      try {
-        pieces = new PieceHashes(p.type(), p.length(), p.hashes());
-      } catch (IllegalArgumentException e) {
-        err.println(
-            "braid: not verifying the catalog's " + p.type() + " piece hashes: " + e.getMessage());
-      }
-    }
+    String where =
+        (source.metalink != null ? source.metalink.toString() : source.catalog.get(0))
+            + ": file "
+            + in.file().name()
+            + ": ";
+    PieceHashes pieces = CatalogChecks.checks(in.file(), where, sums, spec.commandLine().getErr());
     if (discoveryTimeout == 0) {
       for (var r : in.file().replicas()) {
         uris.add(r.uri());
@@ -396,38 +507,6 @@ public final class GetCommand implements Callable<Integer> {
       }
     }
     return pieces;
-  }
-
-  /** The connection options: timeouts, connections per replica, credentials. */
-  SourceOptions sourceOptions() throws IOException {
-    SourceOptions.Builder so =
-        SourceOptions.builder()
-            .connectionsPerSource(connections)
-            .gridFtpStreams(streams)
-            .tcpBuffer(tcpBuffer)
-            .pipelining(pipeline)
-            .stallTimeout(seconds(stallTimeout, "--stall-timeout"))
-            .connectTimeout(seconds(connectTimeout, "--connect-timeout"));
-    String token = System.getenv("BRAID_BEARER_TOKEN");
-    if (tokenFile != null) {
-      token = Files.readString(tokenFile).trim();
-    }
-    if (token != null && !token.isBlank()) {
-      so.bearerToken(token);
-    }
-    if (clientCert != null) {
-      so.clientCertificate(clientCert, System.getenv("BRAID_CLIENT_CERT_PASSWORD"));
-    }
-    if (clientKey != null) {
-      if (clientCert == null) {
-        throw new IllegalArgumentException("--client-key needs --client-cert");
-      }
-      so.clientKey(clientKey);
-    }
-    if (caBundle != null) {
-      so.caBundle(caBundle);
-    }
-    return so.build();
   }
 
   static Duration seconds(double s, String option) {

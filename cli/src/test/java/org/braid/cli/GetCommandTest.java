@@ -134,7 +134,7 @@ class GetCommandTest {
   }
 
   @Test
-  void unreachableOnly_exitsOneNamingTheReplica() {
+  void unreachableOnly_exitsFourNamingTheReplica() {
     Run r =
         run(
             "get",
@@ -144,10 +144,8 @@ class GetCommandTest {
             "--no-journal",
             "--connect-timeout",
             "1");
-    assertEquals(1, r.code());
-    assertTrue(
-        r.err().startsWith("braid: DownloadException: no usable replica: http://127.0.0.1:9/f:"),
-        r.err());
+    assertEquals(4, r.code());
+    assertTrue(r.err().startsWith("braid: no usable replica: http://127.0.0.1:9/f:"), r.err());
     assertEquals(1, r.err().lines().count());
   }
 

@@ -179,7 +179,7 @@ class GetFromCatalogTest {
   }
 
   @Test
-  void metalinkPieces_unknownType_warnsAndDownloadsUnverified() throws Exception {
+  void metalinkPieces_unknownType_refusedBeforeAnythingIsFetched() throws Exception {
     data(300_000);
     Path out = dir.resolve("out.bin");
     try (Mirror a = Mirror.builder(data).start()) {
@@ -194,12 +194,15 @@ class GetFromCatalogTest {
               "--no-journal",
               "--discovery-timeout",
               "0");
-      assertEquals(0, r.code(), r.err());
+      assertEquals(2, r.code(), r.err());
       assertEquals(
-          "braid: not verifying the catalog's tiger piece hashes: unknown piece hash algorithm"
+          "braid: "
+              + m
+              + ": file data.bin: piece hashes: unknown piece hash algorithm"
               + " 'tiger' (use sha-256, sha-1, sha-512, md5 or adler32)\n",
           r.err());
-      assertArrayEquals(Files.readAllBytes(data), Files.readAllBytes(out));
+      assertFalse(Files.exists(out));
+      assertEquals(0, a.requests());
     }
   }
 
@@ -220,7 +223,7 @@ class GetFromCatalogTest {
               "--no-journal",
               "--discovery-timeout",
               "0");
-      assertEquals(1, r.code(), r.out());
+      assertEquals(5, r.code(), r.out());
       assertTrue(r.err().startsWith("braid: "), r.err());
       assertTrue(r.err().toLowerCase(java.util.Locale.ROOT).contains("sha-256"), r.err());
       assertFalse(Files.exists(out));
@@ -259,7 +262,7 @@ class GetFromCatalogTest {
               "--no-journal",
               "--discovery-timeout",
               "0");
-      assertEquals(1, r.code(), r.out());
+      assertEquals(5, r.code(), r.out());
       assertTrue(r.err().contains("sha-512"), r.err());
       assertFalse(Files.exists(bad));
     }

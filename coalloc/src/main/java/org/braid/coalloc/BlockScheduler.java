@@ -52,6 +52,20 @@ final class BlockScheduler implements Leases {
       RangeSet alreadyDone,
       PieceHashes pieces,
       List<ByteRange> first) {
+    this(size, replicas, connections, policy, nanos, alreadyDone, pieces, first, Guards.DEFAULT);
+  }
+
+  /** A scheduler as above whose replicas' failures are judged with the guards' limits. */
+  BlockScheduler(
+      long size,
+      List<Replica> replicas,
+      int connections,
+      BlockPolicy policy,
+      Ticker nanos,
+      RangeSet alreadyDone,
+      PieceHashes pieces,
+      List<ByteRange> first,
+      Guards guards) {
     this.replicas = List.copyOf(replicas);
     this.policy = policy;
     this.nanos = nanos;
@@ -59,7 +73,7 @@ final class BlockScheduler implements Leases {
     this.log = new EventLog(startNanos);
     this.pool = new RangePool(size, alreadyDone);
     this.flows = new Flows(this.replicas, connections, startNanos);
-    this.health = new ReplicaHealth(this.replicas);
+    this.health = new ReplicaHealth(this.replicas, guards);
     this.pieces = pieces == null ? PieceTracker.none(size) : PieceTracker.of(pieces, size, pool);
     this.view = new PolicyView(this.replicas, pool, flows);
     this.assigner = new Assigner(policy, view, pool, flows, health);
@@ -309,7 +323,7 @@ final class BlockScheduler implements Leases {
     long now = nanos.read();
     end(l, now, result);
     Replica r = l.flow.replica;
-    if (e != null && !r.dropped && health.failed(r, e.retryable(), now)) {
+    if (e != null && !r.dropped && health.failed(r, e.retryable(), e.retryAfter(), now)) {
       drop(r, OneLine.of(e));
     }
     changed.signalAll();
@@ -323,7 +337,7 @@ final class BlockScheduler implements Leases {
 
   private void checkAllDropped() {
     if (!finished() && health.allDropped()) {
-      failure = new DownloadException(health.allDroppedMessage());
+      failure = new DownloadException(health.allDroppedMessage(), null, health.allDroppedKind());
       changed.signalAll();
     }
   }

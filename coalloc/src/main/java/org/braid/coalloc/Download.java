@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -96,6 +97,12 @@ public final class Download {
     Ticker ticker = Ticker.system();
     Consumer<Progress> progress;
     Function<URI, RangeSource> sourceFactory;
+    long expectedSize = -1;
+    int maxTries = Guards.DEFAULT.maxTries();
+    long lowSpeedLimit = Guards.DEFAULT.lowSpeedLimit();
+    Duration lowSpeedTime = Guards.DEFAULT.lowSpeedTime();
+    long maxBytesPerSecond;
+    Duration maxRetryAfter = Guards.DEFAULT.maxRetryAfter();
 
     private Builder() {}
 
@@ -219,6 +226,87 @@ public final class Download {
     }
 
     /**
+     * The size the file must have, as a catalog or Metalink declares it: a replica that reports
+     * another size is not used, and if none has it the download fails before fetching anything
+     * ({@link DownloadException.Kind#VERIFICATION} when every replica answered). Default: -1, none
+     * (the size most replicas report).
+     *
+     * @throws IllegalArgumentException if below -1
+     */
+    public Builder expectedSize(long bytes) {
+      if (bytes < -1) {
+        throw new IllegalArgumentException("expected size must be -1 (none) or more: " + bytes);
+      }
+      this.expectedSize = bytes;
+      return this;
+    }
+
+    /**
+     * Failed requests in a row after which a replica is dropped, and the most probe attempts per
+     * replica (a probe is asked again only when the server sends {@code Retry-After}). Default: 4.
+     *
+     * @throws IllegalArgumentException if not in [1, 100]
+     */
+    public Builder maxTries(int tries) {
+      if (tries < 1 || tries > 100) {
+        throw new IllegalArgumentException("max tries must be in [1, 100]: " + tries);
+      }
+      this.maxTries = tries;
+      return this;
+    }
+
+    /**
+     * The low-speed limit, as curl's {@code --speed-limit} and {@code --speed-time}: a request that
+     * receives on average fewer than {@code bytesPerSecond} over {@code time} is abandoned, a
+     * failure of its replica (which is dropped after {@link #maxTries}). Default: 1024 bytes/s over
+     * 30 s; 0 bytes/s turns it off.
+     *
+     * @throws IllegalArgumentException if the rate is negative or the time not positive
+     */
+    public Builder lowSpeedLimit(long bytesPerSecond, Duration time) {
+      if (bytesPerSecond < 0) {
+        throw new IllegalArgumentException("low-speed limit must be 0 or more: " + bytesPerSecond);
+      }
+      Objects.requireNonNull(time, "time");
+      if (time.isNegative() || time.isZero()) {
+        throw new IllegalArgumentException("low-speed time must be positive: " + time);
+      }
+      this.lowSpeedLimit = bytesPerSecond;
+      this.lowSpeedTime = time;
+      return this;
+    }
+
+    /**
+     * The most all connections together receive per second, as curl's {@code --limit-rate}.
+     * Default: 0, no limit.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder maxBytesPerSecond(long bytesPerSecond) {
+      if (bytesPerSecond < 0) {
+        throw new IllegalArgumentException(
+            "rate limit must be 0 (none) or more: " + bytesPerSecond);
+      }
+      this.maxBytesPerSecond = bytesPerSecond;
+      return this;
+    }
+
+    /**
+     * The longest {@code Retry-After} waited for: a replica answering 503 or 429 with a longer one
+     * is dropped, a shorter one is waited for before the replica is asked again. Default: 60 s.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder maxRetryAfter(Duration d) {
+      Objects.requireNonNull(d, "max Retry-After");
+      if (d.isNegative()) {
+        throw new IllegalArgumentException("max Retry-After must not be negative: " + d);
+      }
+      this.maxRetryAfter = d;
+      return this;
+    }
+
+    /**
      * Builds the download: an immutable copy of the settings, which later changes to this builder
      * do not affect. Touches nothing on disk or on the network.
      *
@@ -251,7 +339,14 @@ public final class Download {
               clock,
               ticker,
               progress,
-              sourceFactory));
+              sourceFactory,
+              new Guards(
+                  expectedSize,
+                  maxTries,
+                  lowSpeedLimit,
+                  lowSpeedTime,
+                  maxBytesPerSecond,
+                  maxRetryAfter)));
     }
 
     private List<URI> ordered() {

@@ -24,6 +24,7 @@ import java.util.function.Function;
  * @param ticker the time source for scheduling and durations
  * @param progress the progress listener, or null
  * @param sourceFactory makes the range source for each URL, or null for {@link RangeSource#of}
+ * @param guards the limits kept whatever the replicas do
  */
 record DownloadSpec(
     List<URI> sources,
@@ -38,7 +39,8 @@ record DownloadSpec(
     Clock clock,
     Ticker ticker,
     Consumer<Progress> progress,
-    Function<URI, RangeSource> sourceFactory) {
+    Function<URI, RangeSource> sourceFactory,
+    Guards guards) {
 
   /** Copies the lists. */
   DownloadSpec {

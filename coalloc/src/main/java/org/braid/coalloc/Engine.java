@@ -2,6 +2,7 @@ package org.braid.coalloc;
 
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -45,11 +46,12 @@ final class Engine {
     cancelled = true;
     BlockScheduler s = scheduler;
     if (s != null) {
-      s.abort(new DownloadException("cancelled"));
+      s.abort(new DownloadException("cancelled", null, DownloadException.Kind.CANCELLED));
     }
   }
 
   DownloadReport run() throws IOException {
+    OutputFiles.check(spec.output());
     List<URI> uris = spec.sources();
     List<RangeSource> sources = new ArrayList<>();
     try {
@@ -73,7 +75,14 @@ final class Engine {
   private DownloadReport run(List<URI> uris, List<RangeSource> sources) throws IOException {
     Prober.Probed probed =
         Prober.probe(
-            id, uris, sources, spec::rate, spec.checksums(), ticker, spec.options().probeTimeout());
+            id,
+            uris,
+            sources,
+            spec::rate,
+            spec.checksums(),
+            ticker,
+            spec.options().probeTimeout(),
+            spec.guards());
     published = probed.published();
     long size = probed.size();
     checkPieceCount(size);
@@ -88,7 +97,7 @@ final class Engine {
       Instant start = spec.clock().instant();
       Journal j = spec.journal() == null ? null : new Journal(spec.journal(), id);
       JournalFeed journal = new JournalFeed(id, j, size, start);
-      Fetcher fetcher = new Fetcher(id, s, part::write, spec.options().pipelining());
+      Fetcher fetcher = new Fetcher(id, s, part::write, spec.options().pipelining(), spec.guards());
       List<Thread> workers = new ArrayList<>();
       for (Flow f : s.flows()) {
         if (!f.replica.dropped) {
@@ -98,7 +107,16 @@ final class Engine {
       // set up once the fetches run: the first digest instance loads the security providers
       try (PrefixHasher hasher =
           new PrefixHasher(id, part.runningDigests(algorithms()), s::stablePrefix)) {
-        new Supervisor(s, part, verifier, spec.progress(), ticker).run(workers);
+        try {
+          new Supervisor(s, part, verifier, spec.progress(), ticker).run(workers);
+        } catch (IOException e) {
+          // a checkpoint or a read-back failed (a full disk): stop, keeping the last checkpoint
+          s.abort(
+              new DownloadException(
+                  "cannot write " + part.ctl + ": " + PlainErrors.of(e),
+                  e,
+                  DownloadException.Kind.DISK));
+        }
         long endNanos = ticker.read();
         windDown(s, fetcher, workers);
         long joinedNanos = ticker.read();
@@ -106,7 +124,7 @@ final class Engine {
         if (!s.complete()) {
           // what a later run resumes from; a complete download is renamed in a moment, and a crash
           // before that resumes from the last periodic checkpoint
-          part.checkpoint(s.committed());
+          lastCheckpoint(s, part);
         }
         journal.finish(s.events(), s.replicas());
         requireComplete(s, part);
@@ -120,7 +138,7 @@ final class Engine {
       try {
         spec.pieces().checkSize(size);
       } catch (IllegalArgumentException e) {
-        throw new DownloadException(e.getMessage());
+        throw new DownloadException(e.getMessage(), null, DownloadException.Kind.VERIFICATION);
       }
     }
   }
@@ -135,10 +153,11 @@ final class Engine {
             ticker,
             kept,
             spec.pieces(),
-            null);
+            null,
+            spec.guards());
     scheduler = s;
     if (cancelled) {
-      s.abort(new DownloadException("cancelled"));
+      s.abort(new DownloadException("cancelled", null, DownloadException.Kind.CANCELLED));
     }
     return s;
   }
@@ -184,10 +203,37 @@ final class Engine {
     }
   }
 
+  /**
+   * Records what a later run resumes from. When the download already failed (a full disk, say) and
+   * even that cannot be written, the previous checkpoint stays and the first failure is reported.
+   */
+  private void lastCheckpoint(BlockScheduler s, PartFile part) throws IOException {
+    try {
+      part.checkpoint(s.committed());
+    } catch (IOException e) {
+      Exception failure = s.failure();
+      if (failure == null) {
+        throw e;
+      }
+      failure.addSuppressed(e);
+      LOG.debug("[{}] last checkpoint not written: {}", id, e.toString());
+    }
+  }
+
   private void requireComplete(BlockScheduler s, PartFile part) throws DownloadException {
     Exception failure = s.failure();
     if (!s.complete()) {
+      if (failure instanceof RuntimeException bug) {
+        throw new IllegalStateException("internal error: " + OneLine.of(bug), bug);
+      }
       String why = failure == null ? "download incomplete" : OneLine.of(failure);
+      DownloadException.Kind kind =
+          failure instanceof DownloadException d
+              ? d.kind()
+              : failure instanceof IOException
+                  ? DownloadException.Kind.DISK
+                  : DownloadException.Kind.NETWORK;
+      String kept = Files.exists(part.ctl) ? "; run again to resume" : "";
       throw new DownloadException(
           why
               + " ("
@@ -196,8 +242,10 @@ final class Engine {
               + s.size()
               + " bytes kept in "
               + part.part
-              + "; run again to resume)",
-          failure);
+              + kept
+              + ")",
+          failure,
+          kind);
     }
   }
 
@@ -266,7 +314,9 @@ final class Engine {
                         + " corrupt data, "
                     : "; a replica served corrupt data, ")
                 + part.part
-                + " deleted");
+                + " deleted",
+            null,
+            DownloadException.Kind.VERIFICATION);
       }
     }
   }

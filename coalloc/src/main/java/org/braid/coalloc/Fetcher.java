@@ -3,8 +3,11 @@ package org.braid.coalloc;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +36,14 @@ final class Fetcher {
   private final Leases leases;
   private final Sink sink;
   private final Map<Lease, ReadableByteChannel> open = new ConcurrentHashMap<>();
+  private final Guards guards;
+  private final Throttle throttle;
+  private final Map<Lease, Watched> speeds = new ConcurrentHashMap<>();
+  private final List<Thread> threads = new CopyOnWriteArrayList<>();
+  private final AtomicBoolean watchdog = new AtomicBoolean();
+
+  /** How often the watchdog looks at the requests' speeds. */
+  private static final long WATCH_MILLIS = 200;
 
   /** The loop for sources read with pipelined requests, or null if none is. */
   private final PipelinedFetch pipelined;
@@ -44,10 +55,20 @@ final class Fetcher {
 
   /** As above; with {@code pipelining}, sources that have a {@link Pipe} are read through one. */
   Fetcher(String id, Leases leases, Sink sink, boolean pipelining) {
+    this(id, leases, sink, pipelining, Guards.DEFAULT);
+  }
+
+  /**
+   * As above, keeping the guards' low-speed limit (per request) and rate limit (all requests
+   * together) for sources read without pipelining.
+   */
+  Fetcher(String id, Leases leases, Sink sink, boolean pipelining, Guards guards) {
     this.id = id;
     this.leases = leases;
     this.sink = sink;
     this.pipelined = pipelining ? new PipelinedFetch(id, leases, sink) : null;
+    this.guards = guards;
+    this.throttle = new Throttle(guards.maxBytesPerSecond());
   }
 
   /** Starts a daemon thread that fetches for the flow from the source until no lease is left. */
@@ -57,7 +78,13 @@ final class Fetcher {
         new Thread(pipe == null ? () -> work(f, src) : () -> pipelined.work(f, pipe, src.uri()));
     t.setName("braid-" + id + "-r" + f.replica.index + "c" + f.connection);
     t.setDaemon(true);
+    threads.add(t);
     t.start();
+    if (guards.lowSpeedLimit() > 0 && watchdog.compareAndSet(false, true)) {
+      Thread w = new Thread(this::watch, "braid-" + id + "-lowspeed");
+      w.setDaemon(true);
+      w.start();
+    }
     return t;
   }
 
@@ -102,6 +129,8 @@ final class Fetcher {
 
   private void fetch(Lease l, RangeSource src, ByteBuffer buf) {
     ReadableByteChannel ch = null;
+    LowSpeed speed =
+        new LowSpeed(src.uri(), guards.lowSpeedLimit(), guards.lowSpeedTime(), System.nanoTime());
     try {
       long end = l.requestEnd();
       ch = src.open(l.from, end - l.from);
@@ -109,20 +138,30 @@ final class Fetcher {
         l.streams = p.streams();
       }
       open.put(l, ch);
-      read(l, ch, buf);
+      speeds.put(l, new Watched(speed, ch));
+      read(l, ch, buf, speed);
     } catch (SourceException e) {
-      failed(l, e);
+      failed(l, speed.check(System.nanoTime()) ? speed.exception() : e);
     } catch (LocalWriteException e) {
       leases.fail(l, e);
     } catch (IOException e) {
+      if (speed.check(System.nanoTime())) {
+        // the watchdog closed the channel of a read that waited too long for too few bytes
+        failed(l, speed.exception());
+        return;
+      }
       failed(
           l,
           new SourceException.ConnectionException(
               src.uri(), "read failed: " + HttpRangeSource.describe(e), e));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      leases.release(l);
     } catch (RuntimeException e) {
       LOG.error("[{}] bug while fetching from {}", id, src.uri(), e);
       leases.fail(l, e);
     } finally {
+      speeds.remove(l);
       if (ch != null) {
         open.remove(l);
         closeQuietly(ch);
@@ -130,15 +169,39 @@ final class Fetcher {
     }
   }
 
+  /** A request's low-speed watch and its channel, for the watchdog. */
+  private record Watched(LowSpeed speed, ReadableByteChannel channel) {}
+
+  /**
+   * Closes the channel of each request that has been too slow for the low-speed time, so that a
+   * read waiting for bytes that come too slowly ends at once; runs while any fetch thread does.
+   */
+  private void watch() {
+    while (threads.stream().anyMatch(Thread::isAlive)) {
+      long now = System.nanoTime();
+      for (Watched w : speeds.values()) {
+        if (w.speed().check(now)) {
+          closeQuietly(w.channel());
+        }
+      }
+      try {
+        Thread.sleep(WATCH_MILLIS);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
   /** Reads the lease's chunks until its range is done, it must stop, or the channel ends. */
-  private void read(Lease l, ReadableByteChannel ch, ByteBuffer buf) throws IOException {
+  private void read(Lease l, ReadableByteChannel ch, ByteBuffer buf, LowSpeed speed)
+      throws IOException, InterruptedException {
     Leases.ChunkWriter writer = writer(buf, sink);
     while (true) {
       if (l.cancelReason != null) {
         leases.release(l);
         return;
       }
-      buf.clear();
+      buf.clear().limit(throttle.chunk(buf.capacity()));
       int n = ch.read(buf);
       if (n < 0) {
         leases.release(l);
@@ -148,6 +211,7 @@ final class Fetcher {
         continue;
       }
       Leases.Step st = leases.deliver(l, n, writer);
+      long paused = throttle.take(n);
       if (st == Leases.Step.DONE) {
         return;
       }
@@ -155,6 +219,7 @@ final class Fetcher {
         leases.release(l);
         return;
       }
+      speed.received(n, paused, System.nanoTime());
     }
   }
 

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.channels.ReadableByteChannel;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -124,10 +125,14 @@ public final class HttpRangeSource implements RangeSource {
         .addRequestInterceptorLast(
             (request, entity, context) -> {
               // the token goes to this replica's host only, not to wherever it redirects
-              if (token != null
-                  && sameOrigin(target, request.getAuthority(), request.getScheme())) {
+              if (!sameOrigin(target, request.getAuthority(), request.getScheme())) {
+                return;
+              }
+              if (token != null) {
                 request.setHeader("Authorization", "Bearer " + token);
               }
+              // the user's extra headers, like the token, to this replica's host only
+              options.headers().forEach(request::setHeader);
             })
         .build();
   }
@@ -226,13 +231,13 @@ public final class HttpRangeSource implements RangeSource {
         String cr = header(r, "Content-Range");
         Matcher m = cr == null ? null : UNSATISFIED_RANGE.matcher(cr.trim());
         if (m == null || !m.matches() || Long.parseLong(m.group(1)) != 0) {
-          throw new SourceException.HttpStatusException(uri, status, r.getReasonPhrase());
+          throw statusError(r);
         }
         v = new Validators(0, etag(r), header(r, "Last-Modified"));
       } else if (status == 200) {
         v = wholeFile(r);
       } else {
-        throw new SourceException.HttpStatusException(uri, status, r.getReasonPhrase());
+        throw statusError(r);
       }
       v = v.withChecksums(HttpDigests.parse(header(r, "Repr-Digest"), header(r, "Digest")));
       probed = v;
@@ -374,7 +379,7 @@ public final class HttpRangeSource implements RangeSource {
                 + (size < 0 ? "" : "/" + size));
       }
     } else {
-      throw new SourceException.HttpStatusException(uri, status, r.getReasonPhrase());
+      throw statusError(r);
     }
     String cl = header(r, "Content-Length");
     if (cl != null && !cl.trim().equals(Long.toString(length))) {
@@ -509,6 +514,15 @@ public final class HttpRangeSource implements RangeSource {
 
   private static String etag(ClassicHttpResponse r) {
     return header(r, "ETag");
+  }
+
+  /** The error for an answer with an unexpected status, with its {@code Retry-After} if any. */
+  private SourceException.HttpStatusException statusError(ClassicHttpResponse r) {
+    return new SourceException.HttpStatusException(
+        uri,
+        r.getCode(),
+        r.getReasonPhrase(),
+        RetryAfter.parse(header(r, "Retry-After"), Instant.now()));
   }
 
   private static String header(ClassicHttpResponse r, String name) {

@@ -1,15 +1,19 @@
 package org.braid.coalloc;
 
+import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -34,9 +38,19 @@ final class PartFile implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(PartFile.class);
   private static final String MAGIC = "braid-ctl 1";
 
+  /** A control file larger than this is not read (it would be damaged or planted). */
+  private static final long MAX_CONTROL = 64L << 20;
+
+  /** Room kept free for the control file beside the data. */
+  private static final long CONTROL_RESERVE = 1L << 20;
+
   final Path out;
   final Path part;
   final Path ctl;
+
+  /** Where a checkpoint is written before it replaces {@link #ctl}. */
+  final Path tmp;
+
   private final long size;
   private final Map<URI, Validators> validators;
   private final FileChannel ch;
@@ -47,34 +61,79 @@ final class PartFile implements Closeable {
     this.out = out;
     this.part = out.resolveSibling(out.getFileName() + ".part");
     this.ctl = out.resolveSibling(out.getFileName() + ".braid-ctl");
+    this.tmp = ctl.resolveSibling(ctl.getFileName() + ".tmp");
     this.size = size;
     this.validators = new LinkedHashMap<>(validators);
     RangeSet prior = resume ? readControl() : null;
-    if (prior == null) {
+    boolean fresh = prior == null;
+    if (fresh) {
+      // deleting a symbolic link removes the link, never its target
       Files.deleteIfExists(ctl);
       Files.deleteIfExists(part);
       prior = new RangeSet();
     }
+    Files.deleteIfExists(tmp);
     this.resumed = prior;
+    requireSpace(size - prior.total());
     this.ch =
-        FileChannel.open(
-            part, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-    if (ch.size() != size) {
-      ch.truncate(Math.min(ch.size(), size));
-      if (size > 0) {
-        // preallocate: extend to the full size so positional writes never grow the file
-        ch.write(ByteBuffer.allocate(1), size - 1);
+        fresh
+            ? FileChannel.open(
+                part,
+                StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.READ,
+                StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS)
+            : FileChannel.open(
+                part, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+    try {
+      if (ch.size() != size) {
+        ch.truncate(Math.min(ch.size(), size));
+        if (size > 0) {
+          // extend to the full size so positional writes never grow the file
+          ch.write(ByteBuffer.allocate(1), size - 1);
+        }
       }
+    } catch (IOException e) {
+      ch.close();
+      if (fresh) {
+        Files.deleteIfExists(part);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Fails unless the part file's file system has room for {@code need} more bytes (plus a little
+   * for the control file), naming the path and the bytes missing.
+   */
+  private void requireSpace(long need) throws IOException {
+    Path dir = part.toAbsolutePath().getParent();
+    long usable = Files.getFileStore(dir).getUsableSpace();
+    long want = need + CONTROL_RESERVE;
+    if (need > 0 && usable < want) {
+      throw new DownloadException(
+          "not enough free space for "
+              + part
+              + ": "
+              + want
+              + " bytes needed, "
+              + usable
+              + " available in "
+              + dir
+              + " ("
+              + (want - usable)
+              + " bytes, "
+              + Reports.bytes(want - usable)
+              + ", missing)",
+          null,
+          DownloadException.Kind.DISK);
     }
   }
 
   /** Opens the part file, resuming from the control file when it matches this download. */
   static PartFile open(Path out, long size, Map<URI, Validators> validators, boolean resume)
       throws IOException {
-    Path dir = out.toAbsolutePath().getParent();
-    if (dir != null && !Files.isDirectory(dir)) {
-      throw new NoSuchFileException(dir.toString(), null, "output directory does not exist");
-    }
+    OutputFiles.check(out);
     return new PartFile(out, size, validators, resume);
   }
 
@@ -90,31 +149,56 @@ final class PartFile implements Closeable {
     }
   }
 
-  /** Flushes data to disk, then records the given committed ranges atomically. */
+  /**
+   * Flushes data to disk, then records the given committed ranges atomically. The new control file
+   * is created afresh (never through a link planted at its name); if it cannot be written (a full
+   * disk), it is removed and the previous control file stays.
+   */
   synchronized void checkpoint(RangeSet committed) throws IOException {
     ch.force(false);
-    Path tmp = ctl.resolveSibling(ctl.getFileName() + ".tmp");
-    try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-      w.write(MAGIC + "\n");
-      w.write("size\t" + size + "\n");
-      for (Map.Entry<URI, Validators> e : validators.entrySet()) {
-        w.write(
-            "replica\t"
-                + e.getKey()
-                + "\t"
-                + dash(e.getValue().etag())
-                + "\t"
-                + dash(e.getValue().lastModified())
-                + "\n");
-      }
-      for (ByteRange r : committed.list()) {
-        w.write("done\t" + r.start() + "\t" + r.end() + "\n");
-      }
-    }
+    Files.deleteIfExists(tmp);
     try {
-      Files.move(tmp, ctl, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(tmp, ctl, StandardCopyOption.REPLACE_EXISTING);
+      try (BufferedWriter w =
+          new BufferedWriter(
+              new OutputStreamWriter(
+                  Files.newOutputStream(
+                      tmp,
+                      StandardOpenOption.CREATE_NEW,
+                      StandardOpenOption.WRITE,
+                      LinkOption.NOFOLLOW_LINKS),
+                  StandardCharsets.UTF_8))) {
+        writeControl(w, committed);
+      }
+      try {
+        Files.move(tmp, ctl, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, ctl, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } catch (IOException e) {
+      try {
+        Files.deleteIfExists(tmp);
+      } catch (IOException cleaning) {
+        e.addSuppressed(cleaning);
+      }
+      throw e;
+    }
+  }
+
+  private void writeControl(BufferedWriter w, RangeSet committed) throws IOException {
+    w.write(MAGIC + "\n");
+    w.write("size\t" + size + "\n");
+    for (Map.Entry<URI, Validators> e : validators.entrySet()) {
+      w.write(
+          "replica\t"
+              + e.getKey()
+              + "\t"
+              + dash(e.getValue().etag())
+              + "\t"
+              + dash(e.getValue().lastModified())
+              + "\n");
+    }
+    for (ByteRange r : committed.list()) {
+      w.write("done\t" + r.start() + "\t" + r.end() + "\n");
     }
   }
 
@@ -123,10 +207,25 @@ final class PartFile implements Closeable {
   }
 
   private RangeSet readControl() throws IOException {
-    if (!Files.exists(ctl) || !Files.exists(part)) {
+    if (!Files.isRegularFile(ctl, LinkOption.NOFOLLOW_LINKS)
+        || !Files.isRegularFile(part, LinkOption.NOFOLLOW_LINKS)) {
+      // missing, or something else at their names (a link is never followed): start over
       return null;
     }
-    List<String> lines = Files.readAllLines(ctl, StandardCharsets.UTF_8);
+    if (Files.size(ctl) > MAX_CONTROL) {
+      LOG.warn("{}: larger than {} bytes, starting over", ctl, MAX_CONTROL);
+      return null;
+    }
+    List<String> lines;
+    try (BufferedReader r =
+        new BufferedReader(
+            new InputStreamReader(
+                Files.newInputStream(ctl, LinkOption.NOFOLLOW_LINKS), StandardCharsets.UTF_8))) {
+      lines = r.lines().toList();
+    } catch (UncheckedIOException e) {
+      LOG.warn("{}: unreadable ({}), starting over", ctl, e.getMessage());
+      return null;
+    }
     if (lines.isEmpty() || !lines.get(0).equals(MAGIC)) {
       LOG.warn("{}: not a braid control file, starting over", ctl);
       return null;
@@ -311,6 +410,7 @@ final class PartFile implements Closeable {
   void commit() throws IOException {
     ch.force(false);
     ch.close();
+    OutputFiles.check(out);
     try {
       Files.move(part, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (AtomicMoveNotSupportedException e) {

@@ -44,7 +44,8 @@ final class Prober {
   private record Answer(Validators validators, String error) {}
 
   /**
-   * Probes the sources, one per URL.
+   * Probes the sources, one per URL. The file's size is the one the guards declare, else the one
+   * most replicas report.
    *
    * @param expected the user's checksums: a replica publishing another value is dropped
    * @throws DownloadException if no replica is usable, with every reason
@@ -56,16 +57,19 @@ final class Prober {
       ToDoubleFunction<URI> rate,
       List<Checksum> expected,
       Ticker ticker,
-      Duration limit)
+      Duration limit,
+      Guards guards)
       throws DownloadException {
     long probeStart = ticker.read();
-    List<Answer> answers = askAll(id, sources, limit);
+    List<Answer> answers = askAll(id, sources, limit, guards);
     LOG.debug(
         "[{}] probed {} replicas in {} ms",
         id,
         sources.size(),
         (ticker.read() - probeStart) / 1_000_000);
-    long size = majoritySize(answers.stream().map(Answer::validators).toList());
+    long declared = guards.expectedSize();
+    long size =
+        declared >= 0 ? declared : majoritySize(answers.stream().map(Answer::validators).toList());
     List<Replica> replicas = new ArrayList<>();
     Map<URI, Validators> validators = new LinkedHashMap<>();
     for (int i = 0; i < answers.size(); i++) {
@@ -77,7 +81,13 @@ final class Prober {
         r.dropReason = answers.get(i).error();
       } else if (v.size() != size) {
         r.dropped = true;
-        r.dropReason = u + ": serves " + v.size() + " bytes, the other replicas " + size;
+        r.dropReason =
+            u
+                + ": serves "
+                + v.size()
+                + " bytes, "
+                + (declared >= 0 ? "the catalog declares " : "the other replicas ")
+                + size;
       } else {
         validators.put(u, v);
         r.wholeFile = !v.ranges();
@@ -105,7 +115,12 @@ final class Prober {
       for (Replica r : replicas) {
         sb.append(' ').append(r.dropReason).append(';');
       }
-      throw new DownloadException(sb.substring(0, sb.length() - 1));
+      // every replica answered and none has the declared size: the data is not what was promised
+      boolean allAnswered = answers.stream().allMatch(a -> a.validators() != null);
+      throw new DownloadException(
+          sb.substring(0, sb.length() - 1),
+          null,
+          allAnswered ? DownloadException.Kind.VERIFICATION : DownloadException.Kind.NETWORK);
     }
     return new Probed(size, replicas, validators, agreed.published());
   }
@@ -115,13 +130,17 @@ final class Prober {
    * source's own time limit is the one reported); a source that has not answered by then, or when
    * this thread is interrupted, has an error saying so.
    */
-  private static List<Answer> askAll(String id, List<RangeSource> sources, Duration limit) {
+  private static List<Answer> askAll(
+      String id, List<RangeSource> sources, Duration limit, Guards guards) {
     AtomicReferenceArray<Answer> answers = new AtomicReferenceArray<>(sources.size());
+    long until = System.nanoTime() + limit.toNanos();
     List<Thread> ts = new ArrayList<>();
     for (int i = 0; i < sources.size(); i++) {
       int k = i;
       Thread t =
-          new Thread(() -> answers.set(k, ask(sources.get(k))), "braid-" + id + "-probe" + i);
+          new Thread(
+              () -> answers.set(k, ask(sources.get(k), guards, until)),
+              "braid-" + id + "-probe" + i);
       t.setDaemon(true);
       ts.add(t);
       t.start();
@@ -153,9 +172,33 @@ final class Prober {
     return out;
   }
 
-  private static Answer ask(RangeSource source) {
+  /**
+   * Probes the source; a server that asks to retry later ({@code Retry-After} within the guards'
+   * limit) is asked again after that delay, up to the guards' tries, while that ends before {@code
+   * untilNanos}.
+   */
+  private static Answer ask(RangeSource source, Guards guards, long untilNanos) {
     try {
-      return new Answer(source.probe(), null);
+      for (int tries = 1; ; tries++) {
+        try {
+          return new Answer(source.probe(), null);
+        } catch (SourceException e) {
+          Duration wait = e.retryAfter();
+          if (!e.retryable()
+              || wait == null
+              || tries >= guards.maxTries()
+              || wait.compareTo(guards.maxRetryAfter()) > 0
+              || System.nanoTime() + wait.toNanos() - untilNanos > 0) {
+            throw e;
+          }
+          LOG.info(
+              "{}: retrying the probe in {} s as the server asks", source.uri(), wait.toSeconds());
+          Thread.sleep(Math.max(1, wait.toMillis()));
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Answer(null, source.uri() + ": probe interrupted");
     } catch (IOException | RuntimeException e) {
       String m = OneLine.of(e);
       String u = source.uri().toString();

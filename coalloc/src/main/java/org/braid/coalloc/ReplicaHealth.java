@@ -1,14 +1,17 @@
 package org.braid.coalloc;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Counts each replica's failures and decides whether it backs off or is dropped: a failed request
  * or a bad piece makes a replica wait {@code 250 ms * 2^n} (n consecutive failures, at most 7)
- * before its next request; a non-retryable error, {@link #MAX_CONSECUTIVE_FAILURES} failures in a
- * row or {@link #MAX_BAD_PIECES} bad pieces drop it. A request that ends well resets the count. Not
- * thread-safe: guarded by the scheduler's lock.
+ * before its next request, or longer if the server said so ({@code Retry-After}); a non-retryable
+ * error, {@link Guards#maxTries()} failures in a row (default {@link #MAX_CONSECUTIVE_FAILURES}), a
+ * {@code Retry-After} beyond {@link Guards#maxRetryAfter()} or {@link #MAX_BAD_PIECES} bad pieces
+ * drop it. A request that ends well resets the count. Not thread-safe: guarded by the scheduler's
+ * lock.
  */
 final class ReplicaHealth {
   /** A consecutive failure count at which a replica is dropped even for retryable errors. */
@@ -18,9 +21,22 @@ final class ReplicaHealth {
   static final int MAX_BAD_PIECES = 3;
 
   private final List<Replica> replicas;
+  private final int maxTries;
+  private final long maxRetryAfterNanos;
 
   ReplicaHealth(List<Replica> replicas) {
+    this(replicas, Guards.DEFAULT);
+  }
+
+  /**
+   * Health kept with the guards' {@link Guards#maxTries()} (failures in a row that drop a replica)
+   * and {@link Guards#maxRetryAfter()} (the longest {@code Retry-After} waited for; a replica
+   * asking for more is dropped).
+   */
+  ReplicaHealth(List<Replica> replicas, Guards guards) {
     this.replicas = replicas;
+    this.maxTries = guards.maxTries();
+    this.maxRetryAfterNanos = guards.maxRetryAfter().toNanos();
   }
 
   /** A request of the replica ended well. */
@@ -34,12 +50,22 @@ final class ReplicaHealth {
    * @param retryable whether the error may go away on a later request
    */
   boolean failed(Replica r, boolean retryable, long now) {
+    return failed(r, retryable, null, now);
+  }
+
+  /**
+   * A request of the live replica failed: true if it must be dropped now, else it backs off, at
+   * least as long as the server asked ({@code Retry-After}, null if it did not).
+   */
+  boolean failed(Replica r, boolean retryable, Duration retryAfter, long now) {
     r.failures++;
     r.consecutiveFailures++;
-    if (!retryable || r.consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) {
+    long asked = retryAfter == null ? 0 : retryAfter.toNanos();
+    if (!retryable || r.consecutiveFailures >= maxTries || asked > maxRetryAfterNanos) {
       return true;
     }
     backOff(r, now);
+    r.backoffUntilNanos = Math.max(r.backoffUntilNanos, now + asked);
     return false;
   }
 
@@ -92,6 +118,17 @@ final class ReplicaHealth {
 
   boolean allDropped() {
     return replicas.stream().allMatch(r -> r.dropped);
+  }
+
+  /**
+   * The kind of failure of a download whose every replica was dropped: {@link
+   * DownloadException.Kind#VERIFICATION} when each was dropped for bad pieces, else {@link
+   * DownloadException.Kind#NETWORK}.
+   */
+  DownloadException.Kind allDroppedKind() {
+    return replicas.stream().allMatch(r -> r.badPieces >= MAX_BAD_PIECES)
+        ? DownloadException.Kind.VERIFICATION
+        : DownloadException.Kind.NETWORK;
   }
 
   /** The message for a download whose every replica was dropped: each reason in turn. */

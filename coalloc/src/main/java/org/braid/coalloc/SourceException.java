@@ -2,6 +2,7 @@ package org.braid.coalloc;
 
 import java.io.IOException;
 import java.net.URI;
+import java.time.Duration;
 
 /**
  * A replica failed to deliver a range correctly. Subclasses say how; {@link #retryable()} says
@@ -34,6 +35,11 @@ public class SourceException extends IOException {
   /** Whether asking the same replica again after a back-off may succeed. */
   public boolean retryable() {
     return retryable;
+  }
+
+  /** How long the server asked to wait before the next request ({@code Retry-After}), or null. */
+  public Duration retryAfter() {
+    return null;
   }
 
   /** The server answered a range request with the whole file (status 200). */
@@ -79,15 +85,33 @@ public class SourceException extends IOException {
   /** The server answered with an HTTP error status. 5xx and 429 are retryable, others not. */
   public static final class HttpStatusException extends SourceException {
     private final int status;
+    private final Duration retryAfter;
 
     /** Creates the exception for the given status and reason phrase. */
     public HttpStatusException(URI uri, int status, String reason) {
+      this(uri, status, reason, null);
+    }
+
+    /**
+     * Creates the exception for the given status and reason phrase, with the server's {@code
+     * Retry-After} (null if it sent none).
+     */
+    public HttpStatusException(URI uri, int status, String reason, Duration retryAfter) {
       super(
           uri,
-          "HTTP " + status + (reason == null || reason.isBlank() ? "" : " " + reason),
+          "HTTP "
+              + status
+              + (reason == null || reason.isBlank() ? "" : " " + reason)
+              + (retryAfter == null ? "" : " (Retry-After " + retryAfter.toSeconds() + " s)"),
           status >= 500 || status == 429 || status == 408,
           null);
       this.status = status;
+      this.retryAfter = retryAfter;
+    }
+
+    @Override
+    public Duration retryAfter() {
+      return retryAfter;
     }
 
     /** The HTTP status code. */

@@ -2,6 +2,10 @@ package org.braid.coalloc;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -26,6 +30,7 @@ public final class SourceOptions {
   private final Duration probeTimeout;
   private final int gridFtpStreams;
   private final int tcpBuffer;
+  private final Map<String, String> headers;
   private final boolean pipelining;
 
   private SourceOptions(Builder b) {
@@ -42,6 +47,7 @@ public final class SourceOptions {
     this.probeTimeout = b.probeTimeout;
     this.gridFtpStreams = b.gridFtpStreams;
     this.tcpBuffer = b.tcpBuffer;
+    this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(b.headers));
     this.pipelining = b.pipelining;
   }
 
@@ -131,6 +137,14 @@ public final class SourceOptions {
     return tcpBuffer;
   }
 
+  /**
+   * Extra HTTP request headers by name, in the order given, sent to each replica's own host only
+   * (not to hosts it redirects to).
+   */
+  public Map<String, String> headers() {
+    return headers;
+  }
+
   /** Builds {@link SourceOptions}. Not thread-safe. */
   /**
    * Whether plain-http and file sources are read with pipelined requests (see {@link
@@ -154,6 +168,7 @@ public final class SourceOptions {
     private Duration probeTimeout = Duration.ofSeconds(15);
     private int gridFtpStreams;
     private int tcpBuffer;
+    private final Map<String, String> headers = new LinkedHashMap<>();
     private boolean pipelining;
 
     private Builder() {}
@@ -187,6 +202,34 @@ public final class SourceOptions {
             "TCP buffer must be 0 (automatic) or 4096..268435456 bytes: " + bytes);
       }
       this.tcpBuffer = bytes;
+      return this;
+    }
+
+    /**
+     * Adds an HTTP request header, e.g. {@code X-Experiment: atlas}, sent to each replica's own
+     * host (not to hosts it redirects to); the same name again replaces the value. Default: none.
+     *
+     * @throws IllegalArgumentException for a name that is not an HTTP token, a value with a line
+     *     break or other control character, or a header braid sets itself (Range, Host,
+     *     Content-Length, Connection, Transfer-Encoding)
+     */
+    public Builder header(String name, String value) {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(value, "value");
+      if (!name.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}")) {
+        throw new IllegalArgumentException("not a valid header name: '" + name + "'");
+      }
+      if (value.length() > 8192 || !value.matches("[^\\x00-\\x08\\x0a-\\x1f\\x7f]*")) {
+        throw new IllegalArgumentException(
+            "header " + name + ": value has a line break or control character, or is too long");
+      }
+      String lower = name.toLowerCase(Locale.ROOT);
+      if (List.of("range", "host", "content-length", "connection", "transfer-encoding")
+          .contains(lower)) {
+        throw new IllegalArgumentException("header " + name + " is set by braid itself");
+      }
+      headers.keySet().removeIf(k -> k.equalsIgnoreCase(name));
+      headers.put(name, value.trim());
       return this;
     }
 

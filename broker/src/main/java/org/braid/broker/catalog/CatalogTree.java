@@ -38,7 +38,9 @@ final class CatalogTree {
     for (Map.Entry<String, JsonNode> e : filesNode.properties()) {
       String where = source + ": file " + MetalinkParser.abbreviate(e.getKey());
       String name = Catalogs.checkName(e.getKey(), source);
-      files.put(name, file(name, e.getValue(), where, limits));
+      if (files.put(name, file(name, e.getValue(), where, limits)) != null) {
+        throw new CatalogException(where + ": listed twice");
+      }
     }
     Map<String, URI> providers = new LinkedHashMap<>();
     JsonNode p = root.get("providers");
@@ -47,10 +49,11 @@ final class CatalogTree {
         throw new CatalogException(source + ": 'providers' must be a map of host to URL");
       }
       for (Map.Entry<String, JsonNode> e : p.properties()) {
-        providers.put(
-            e.getKey().toLowerCase(Locale.ROOT),
-            providerUrl(
-                e.getValue(), source + ": provider " + MetalinkParser.abbreviate(e.getKey())));
+        String at = source + ": provider " + MetalinkParser.abbreviate(e.getKey());
+        if (providers.put(e.getKey().toLowerCase(Locale.ROOT), providerUrl(e.getValue(), at))
+            != null) {
+          throw new CatalogException(at + ": listed twice");
+        }
       }
     }
     return new ReplicaCatalog(files, providers, datasets(root.get("datasets"), source, limits));
@@ -127,7 +130,10 @@ final class CatalogTree {
           throw new CatalogException(
               where + ": hash " + MetalinkParser.abbreviate(e.getKey()) + " is not hexadecimal");
         }
-        hashes.put(e.getKey().toLowerCase(Locale.ROOT), v);
+        if (hashes.put(e.getKey().toLowerCase(Locale.ROOT), v) != null) {
+          throw new CatalogException(
+              where + ": hash " + MetalinkParser.abbreviate(e.getKey()) + " listed twice");
+        }
       }
     }
     JsonNode r = n.get("replicas");

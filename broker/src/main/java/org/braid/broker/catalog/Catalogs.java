@@ -2,6 +2,7 @@ package org.braid.broker.catalog;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -340,9 +341,15 @@ public final class Catalogs {
     if (json) {
       ObjectMapper m = new ObjectMapper();
       m.getFactory().setStreamReadConstraints(c);
+      // a name given twice is an error, never silently the last one
+      m.getFactory().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
       return m;
     }
-    YAMLFactory f = YAMLFactory.builder().streamReadConstraints(c).build();
+    YAMLFactory f =
+        YAMLFactory.builder()
+            .streamReadConstraints(c)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
     return new YAMLMapper(f);
   }
 

@@ -135,7 +135,9 @@ final class MetalinkParser {
         }
       } else if (isMl("hash")) {
         String type = attr("type", "hash").toLowerCase(Locale.ROOT);
-        hashes.put(type, hex(text(), "hash"));
+        if (hashes.put(type, hex(text(), "hash")) != null) {
+          throw error("file " + name + ": hash " + abbreviate(type) + " listed twice");
+        }
       } else if (isMl("pieces")) {
         pieces = pieces(name);
       } else if (isMl("url")) {

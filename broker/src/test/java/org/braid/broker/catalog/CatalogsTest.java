@@ -268,6 +268,36 @@ class CatalogsTest {
   }
 
   @Test
+  void duplicateNames_refusedInJsonYamlAndMetalink() throws Exception {
+    String[][] cases = {
+      {"c.json", "{\"files\": {\"a\": [\"http://h/1\"], \"a\": [\"http://evil/1\"]}}", "'a'"},
+      {"c.yaml", "files:\n  a: [http://h/1]\n  a: [http://evil/1]\n", "'a'"},
+      {
+        "c.json",
+        "{\"files\": {\"a\": {\"hashes\": {\"sha-256\": \"aa\", \"SHA-256\": \"bb\"},"
+            + " \"replicas\": [\"http://h/1\"]}}}",
+        "hash SHA-256 listed twice"
+      },
+      {
+        "c.json",
+        "{\"files\": {\"a\": [\"http://h/1\"]},"
+            + " \"providers\": {\"h\": \"http://h:8790/v1/ads\", \"H\": \"http://x/\"}}",
+        "provider H: listed twice"
+      },
+    };
+    for (String[] c : cases) {
+      Path p = dir.resolve(c[0]);
+      Files.writeString(p, c[1]);
+      CatalogException e = assertThrows(CatalogException.class, () -> Catalogs.read(p), c[1]);
+      assertTrue(
+          e.getMessage().startsWith(p.toString()) && e.getMessage().contains(c[2]),
+          c[1] + " -> " + e.getMessage());
+    }
+    String twice = ML.replace("<identity>", "<hash type=\"SHA-256\">00</hash>\n    <identity>");
+    assertTrue(mlError(twice).getMessage().contains("hash sha-256 listed twice"));
+  }
+
+  @Test
   void yamlCatalog_aliasBomb_refused() throws Exception {
     StringBuilder y = new StringBuilder("a: &a [x,x,x,x,x,x,x,x,x,x]\n");
     for (int i = 1; i < 9; i++) {

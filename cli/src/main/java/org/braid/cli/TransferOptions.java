@@ -1,0 +1,86 @@
+package org.braid.cli;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.braid.coalloc.Download;
+import org.braid.coalloc.SourceOptions;
+import picocli.CommandLine.Option;
+
+/**
+ * How politely and how fast {@code braid get} talks to the replicas, as curl users expect: tries,
+ * the low-speed limit, a rate limit and extra headers. A picocli mixin.
+ */
+final class TransferOptions {
+
+  @Option(
+      names = "--max-tries",
+      defaultValue = "4",
+      paramLabel = "N",
+      description =
+          "Drop a replica after N failed requests in a row; a probe answered 503/429 with"
+              + " Retry-After is asked again up to N times (default: ${DEFAULT-VALUE}).")
+  int maxTries;
+
+  @Option(
+      names = {"-Y", "--low-speed-limit"},
+      defaultValue = "1024",
+      paramLabel = "BYTES/S",
+      description =
+          "A request slower than this on average over --low-speed-time fails, and its replica"
+              + " backs off, then is dropped; 0 turns it off (default: ${DEFAULT-VALUE}).")
+  String lowSpeedLimit;
+
+  @Option(
+      names = {"-y", "--low-speed-time"},
+      defaultValue = "30",
+      paramLabel = "SECONDS",
+      description = "The time for --low-speed-limit (default: ${DEFAULT-VALUE}).")
+  double lowSpeedTime;
+
+  @Option(
+      names = "--limit-rate",
+      paramLabel = "RATE",
+      description =
+          "Receive at most RATE from all replicas together, e.g. 500k (bytes/s), 10MB/s, 80Mbit/s.")
+  String limitRate;
+
+  @Option(
+      names = "--max-retry-after",
+      defaultValue = "60",
+      paramLabel = "SECONDS",
+      description =
+          "Wait at most this long when a replica answers Retry-After; one asking for longer is"
+              + " dropped (default: ${DEFAULT-VALUE}).")
+  double maxRetryAfter;
+
+  @Option(
+      names = {"-H", "--header"},
+      paramLabel = "'NAME: VALUE'",
+      description =
+          "Send this HTTP header to each replica's own host (not to hosts it redirects to);"
+              + " repeatable.")
+  List<String> headers = new ArrayList<>();
+
+  /** Applies the options; throws IllegalArgumentException naming a bad one. */
+  void apply(Download.Builder d, SourceOptions.Builder so) {
+    d.maxTries(maxTries);
+    long low = lowSpeedLimit.trim().equals("0") ? 0 : (long) Units.rate(lowSpeedLimit);
+    d.lowSpeedLimit(low, GetCommand.seconds(lowSpeedTime, "--low-speed-time"));
+    if (limitRate != null) {
+      d.maxBytesPerSecond(Math.max(1, (long) Units.rate(limitRate)));
+    }
+    if (!(maxRetryAfter >= 0) || maxRetryAfter > 86_400) {
+      throw new IllegalArgumentException(
+          "--max-retry-after must be in [0, 86400] seconds: " + maxRetryAfter);
+    }
+    d.maxRetryAfter(Duration.ofMillis((long) (maxRetryAfter * 1000)));
+    for (String h : headers) {
+      int c = h.indexOf(':');
+      if (c < 1) {
+        throw new IllegalArgumentException("--header must look like 'Name: value': '" + h + "'");
+      }
+      so.header(h.substring(0, c).trim(), h.substring(c + 1).trim());
+    }
+  }
+}
