@@ -13,7 +13,7 @@
 #                one repetition); used by the JUnit smoke test
 #   --reps N     repetitions per contender (default 3)
 #   --scenarios  which scenarios to run (default: all: 1 2a 2b 3 4s 4w 5 6 7 small six kill
-#                trace 1g local)
+#                trace 1g local grid)
 #   --rtts SETS  round-trip-time sets to run every selected scenario at, space-separated, each a
 #                comma-separated list of ms, one per mirror (cycled when shorter): e.g.
 #                --rtts "0 20,50,80,120". Default: each scenario's own (the paper's scenarios
@@ -24,7 +24,9 @@
 #   --cleanup    remove leftovers of an interrupted run (namespaces, links, processes braidb-*)
 # Environment: BENCH_CONTENDERS replaces every scenario's contenders (debugging);
 # BENCH_TRACES the directory of the HSDPA traces (default ../shared/data/traces/hsdpa);
-# TB_PREFIX and TB_NET run the harness under other names and addresses (see testbed.sh).
+# TB_PREFIX and TB_NET run the harness under other names and addresses (see testbed.sh);
+# GUC_STREAMS the parallel streams of the guc-p contender (default 8, paper 003's setting);
+# BENCH_GRID_MB the file size of scenario grid in MB (default 200; smaller for a quick check).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -35,7 +37,9 @@ repo="$(cd "$here/../../.." && pwd)"
 work=/tmp/${TB_PREFIX}work
 shm=/dev/shm/${TB_PREFIX}out  # the local scenario writes its 2 GB here: memory, not the disk
 reps=3
-scenarios="1 2a 2b 3 4s 4w 5 6 7 small six kill trace 1g local"
+guc_streams=${GUC_STREAMS:-8}
+grid_mb=${BENCH_GRID_MB:-200}
+scenarios="1 2a 2b 3 4s 4w 5 6 7 small six kill trace 1g local grid"
 rtts=""
 out="$repo/docs/benchmarks"
 smoke=0
@@ -53,7 +57,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 for s in $scenarios; do
-  case " smoke 1 2a 2b 3 4s 4w 5 6 7 small six kill trace 1g local " in
+  case " smoke 1 2a 2b 3 4s 4w 5 6 7 small six kill trace 1g local grid " in
     *" $s "*) ;;
     *) echo "bench: unknown scenario: $s" >&2; exit 2 ;;
   esac
@@ -325,14 +329,26 @@ run_one() { # contender mb rep position plot(0|1)
     guc)
       "${timed[@]}" ip netns exec "$TB_CLIENT" globus-url-copy \
         "ftp://$(tb_addr "$(best_mirror)"):2811$work/www/f$mb" "file://$o" >"$log" 2>&1 || rc=$? ;;
+    guc-p)
+      # the grid user's tuned tool: MODE E with GUC_STREAMS parallel streams (paper 003 used 8)
+      # from the best single mirror (globus-url-copy reads one source)
+      "${timed[@]}" ip netns exec "$TB_CLIENT" globus-url-copy -p "$guc_streams" \
+        "ftp://$(tb_addr "$(best_mirror)"):2811$work/www/f$mb" "file://$o" >"$log" 2>&1 || rc=$? ;;
     braid-*)
       local spec=${c#braid-} scheme k="" ; scheme=${spec%%-*}
       [ "$scheme" != "$spec" ] && k=${spec#*-}
       if [ "$spec" = gridftp ]; then
         scheme=adaptive
         mapfile -t u < <(urls "$mb" | sed "s|^http://\([0-9.]*\)/|gsiftp://\1:2811$work/www/|")
+      elif [ "$spec" = xrootd ]; then
+        scheme=adaptive
+        mapfile -t u < <(urls "$mb" | sed "s|^http://\([0-9.]*\)/|root://\1:1094/$work/www/|")
       fi
-      local -a opts=(--json --no-journal --checksum "sha256:$(cat "$work/www/f$mb.sha256")")
+      local journal=(--no-journal)
+      # scenario grid: the GridFTP stream counts are chosen from the history, so the journal of
+      # the scenario's earlier repetitions (this round-trip-time set only) is kept
+      [ "$SCEN" = grid ] && journal=(--journal "$work/journal-$SCEN$(rtt_slug).jsonl")
+      local -a opts=(--json "${journal[@]}" --checksum "sha256:$(cat "$work/www/f$mb.sha256")")
       if [ "$spec" = pipelined ]; then  # the default scheme with --pipeline (issue 17)
         scheme=adaptive
         opts+=(--pipeline)
@@ -355,7 +371,7 @@ run_one() { # contender mb rep position plot(0|1)
     read -r cpu peak < <(tail -1 "$work/time.txt" | awk 'NF == 3 { printf "%.2f %.1f\n", $1 + $2, $3 / 1024 }') || true
   fi
   tb_is_local || tb_delay_ok || { echo "bench: the delay line died during the run: $(tail -3 "$TB_STATE/delayline.log")" >&2; exit 1; }
-  case "$c" in aria2|aria2-tuned|guc|xrdcp) transfer=$wall ;; esac
+  case "$c" in aria2|aria2-tuned|guc|guc-p|xrdcp) transfer=$wall ;; esac
   if [[ "$c" == braid-* ]] && [ "$rc" = 0 ]; then
     transfer=$(jq -r .seconds "$work/braid.json")
     local fast; fast=$(best_mirror)
@@ -415,10 +431,11 @@ scenario() {
   [ -n "$rtts" ] && [ "$SCEN" != local ] && sets=$rtts
   for mb in $sizes; do make_file "$mb"; done
   [ "$EVENT" = trace ] && make_traces
+  [ "$SCEN" = grid ] && rm -f "$work"/journal-grid*.jsonl  # no history from an earlier run
   local gridftp=0
-  [[ " ${cs[*]} " == *" guc "* || " ${cs[*]} " == *" braid-gridftp "* ]] && gridftp=1
+  [[ " ${cs[*]} " =~ " "(guc|guc-p|braid-gridftp)" " ]] && gridftp=1
   local xrootd=0
-  [[ " ${cs[*]} " == *" xrdcp "* ]] && xrootd=1
+  [[ " ${cs[*]} " =~ " "(xrdcp|braid-xrootd)" " ]] && xrootd=1
   for set in $sets; do
     DELAYS=$(expand_rtts "$set" "$(wc -w <<<"$RATES")")
     RTT_LABEL=$(tr ' ' / <<<"$DELAYS")
@@ -472,6 +489,7 @@ ALL="curl aria2 aria2-tuned xrdcp braid-adaptive braid-single braid-brute braid-
 S4="curl aria2 aria2-tuned xrdcp braid-adaptive braid-history braid-conservative braid-aggressive braid-gridftp"
 S7="braid-adaptive braid-conservative-5 braid-conservative-10 braid-conservative-15 braid-aggressive-5 braid-aggressive-10 braid-aggressive-15"
 NEW="curl aria2 aria2-tuned braid-adaptive"  # issue 17's scenarios
+GRID="xrdcp braid-xrootd guc-p braid-gridftp"  # issue 20: XRootD and GridFTP MODE E side by side
 WAN="0 20,50,80,120 50,100,150,200"          # issue 17's round-trip-time sets (ms per mirror)
 
 machine | sed 's/^/start /' >"$out/machine.txt"
@@ -492,6 +510,7 @@ for s in $scenarios; do
     kill) scenario kill "four unequal mirrors, the fastest killed at 40% of the bound time" "80 40 20 10" "" 0 kill:1:0.4 200 "$NEW" 0 "$WAN" ;;
     trace) scenario trace "four mirrors replaying HSDPA traces scaled to 80/40/20/10 Mbit/s" "80 40 20 10" "" 0 trace 200 "$NEW" 0 "$WAN" ;;
     1g) scenario 1g "1 GB, four unequal mirrors" "80 40 20 10" "" 0 none 1000 "$NEW" 0 "$WAN" ;;
+    grid) scenario grid "XRootD and GridFTP MODE E mirrors, four unequal" "80 40 20 10" "" 0 none "$grid_mb" "$GRID" 0 "$WAN" ;;
     local) scenario local "four unshaped local mirrors (loopback, page cache)" "0 0 0 0" "" 0 none 2000 "$NEW" 0 ;;
     *) echo "bench: unknown scenario: $s" >&2; exit 2 ;;
   esac

@@ -28,6 +28,7 @@ BASELINES = [
     ("aria2", "aria2c default"),
     ("aria2-tuned", "aria2c tuned"),
     ("xrdcp", "xrdcp --sources"),
+    ("guc-p", "globus-url-copy -p N"),
 ]
 
 

@@ -158,6 +158,24 @@ public final class GetCommand implements Callable<Integer>, OneLineErrors.Report
   int connections;
 
   @Option(
+      names = "--streams",
+      defaultValue = "0",
+      paramLabel = "N",
+      description =
+          "Parallel data connections per GridFTP range (MODE E), 1..16; 0 chooses them per server"
+              + " from the journal's history and this download (default: ${DEFAULT-VALUE}).")
+  int streams;
+
+  @Option(
+      names = "--tcp-buffer",
+      defaultValue = "0",
+      paramLabel = "BYTES",
+      description =
+          "TCP buffer for GridFTP data connections (SBUF), e.g. 4194304; 0 leaves it to the"
+              + " systems' autotuning (default: ${DEFAULT-VALUE}).")
+  int tcpBuffer;
+
+  @Option(
       names = "--checksum",
       paramLabel = "ALGO:HEX",
       description = "Expected whole-file digest (sha256, sha512, sha1, md5, adler32); repeatable.")
@@ -377,6 +395,8 @@ public final class GetCommand implements Callable<Integer>, OneLineErrors.Report
     SourceOptions.Builder so =
         SourceOptions.builder()
             .connectionsPerSource(connections)
+            .gridFtpStreams(streams)
+            .tcpBuffer(tcpBuffer)
             .pipelining(pipeline)
             .stallTimeout(seconds(stallTimeout, "--stall-timeout"))
             .connectTimeout(seconds(connectTimeout, "--connect-timeout"));

@@ -53,6 +53,8 @@ class GetCommandTest {
             "--blocks",
             "--max-sources",
             "--connections-per-source",
+            "--streams",
+            "--tcp-buffer",
             "--checksum",
             "--json",
             "--trace",
@@ -63,6 +65,14 @@ class GetCommandTest {
             "--stall-timeout")) {
       assertTrue(r.out().contains(o), o);
     }
+  }
+
+  @Test
+  void streamsOutOfRange_exitsTwoWithOneLine() {
+    Run r = run("get", "-o", "x", "--streams", "17", "gsiftp://127.0.0.1:9/f");
+    assertEquals(2, r.code());
+    assertEquals(
+        "braid: GridFTP streams must be in 0..16 (0: chosen from the history): 17\n", r.err());
   }
 
   @Test

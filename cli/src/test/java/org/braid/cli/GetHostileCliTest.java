@@ -12,6 +12,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -215,6 +218,65 @@ class GetHostileCliTest {
       assertFalse(r.err().contains("Exception"), r.err());
     }
     assertFalse(Files.exists(out));
+  }
+
+  /**
+   * A replica whose probe answer declares 10 GB and trickles a byte a second: braid leaves it out
+   * at once (it reads the one byte it asked for, no more), the good mirror serves the file, and the
+   * exit code says "file fine, a replica failed".
+   */
+  @Test
+  void probeAnswerDeclaringTenGigabytesAndTrickling_exitsThreeInBoundedTime() throws Exception {
+    Path out = dir.resolve("out.bin");
+    try (ServerSocket bad = new ServerSocket(0, 8, InetAddress.getLoopbackAddress());
+        Mirror good = Mirror.builder(data).start()) {
+      Thread t =
+          new Thread(
+              () -> {
+                while (!bad.isClosed()) {
+                  try (Socket s = bad.accept()) {
+                    s.setSoTimeout(20_000);
+                    var in = s.getInputStream();
+                    int state = 0; // read up to the blank line that ends the request head
+                    while (state < 4) {
+                      int b = in.read();
+                      if (b < 0) break;
+                      state = (b == (state % 2 == 0 ? '\r' : '\n')) ? state + 1 : 0;
+                    }
+                    var o = s.getOutputStream();
+                    o.write(
+                        ("HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 0-0/"
+                                + SIZE
+                                + "\r\nContent-Length: 10000000000\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+                    o.flush();
+                    for (int i = 0; i < 60; i++) {
+                      o.write('x');
+                      o.flush();
+                      Thread.sleep(1000);
+                    }
+                  } catch (Exception e) {
+                    // the client hung up or the test ended: take the next connection
+                  }
+                }
+              },
+              "trickler");
+      t.setDaemon(true);
+      t.start();
+      long t0 = System.nanoTime();
+      GetCommandTest.Run r =
+          get(
+              "http://127.0.0.1:" + bad.getLocalPort() + "/data.bin",
+              good.uri().toString(),
+              "-o",
+              out.toString());
+      double took = (System.nanoTime() - t0) / 1e9;
+      assertTrue(took < 20, "took " + took + " s");
+      assertEquals(3, r.code(), r.err());
+      assertArrayEquals(bytes, Files.readAllBytes(out));
+      assertTrue(r.err().contains("10000000000"), r.err());
+      assertFalse(r.err().contains("Exception"), r.err());
+    }
   }
 
   @Test

@@ -12,6 +12,7 @@ package org.braid.coalloc;
  * @param startNanos start, in nanoseconds since the download started
  * @param endNanos end, in nanoseconds since the download started
  * @param result {@code ok}, {@code lost race}, or {@code error: reason}
+ * @param streams parallel TCP streams the request used (GridFTP MODE E), 1 for one connection
  */
 public record BlockEvent(
     int replica,
@@ -21,4 +22,19 @@ public record BlockEvent(
     long written,
     long startNanos,
     long endNanos,
-    String result) {}
+    String result,
+    int streams) {
+
+  /** An event of a request over one connection ({@code streams} 1). */
+  public BlockEvent(
+      int replica,
+      int connection,
+      long offset,
+      long endOffset,
+      long written,
+      long startNanos,
+      long endNanos,
+      String result) {
+    this(replica, connection, offset, endOffset, written, startNanos, endNanos, result, 1);
+  }
+}

@@ -58,6 +58,7 @@ final class Engine {
       for (URI u : uris) {
         sources.add(spec.open(u));
       }
+      StreamHistory.seed(id, spec.journal(), sources);
       return run(uris, sources);
     } finally {
       verifier.close();

@@ -33,7 +33,8 @@ final class EventLog {
             l.written,
             l.startNanos - startNanos,
             now - startNanos,
-            result));
+            result,
+            l.streams));
   }
 
   /** A piece that a replica wrote bytes of failed its check: an empty failed request. */

@@ -134,6 +134,9 @@ final class Fetcher {
     try {
       long end = l.requestEnd();
       ch = src.open(l.from, end - l.from);
+      if (ch instanceof ParallelChannel p) {
+        l.streams = p.streams();
+      }
       open.put(l, ch);
       speeds.put(l, new Watched(speed, ch));
       read(l, ch, buf, speed);

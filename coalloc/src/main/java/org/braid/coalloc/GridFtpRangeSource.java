@@ -1,6 +1,7 @@
 package org.braid.coalloc;
 
 import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -9,12 +10,17 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URLDecoder;
+import java.nio.channels.Channels;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A GridFTP (or plain FTP) replica read with partial retrieves: {@code ERET P offset length} in
@@ -24,6 +30,7 @@ import java.util.regex.Pattern;
  * are kept logged in and reused. Thread-safe.
  */
 public final class GridFtpRangeSource implements RangeSource {
+  private static final Logger LOG = LoggerFactory.getLogger(GridFtpRangeSource.class);
   private static final Pattern PASV =
       Pattern.compile("\\((\\d+),(\\d+),(\\d+),(\\d+),(\\d+),(\\d+)\\)");
 
@@ -33,6 +40,25 @@ public final class GridFtpRangeSource implements RangeSource {
   private final Deque<Session> idle = new ArrayDeque<>();
   private volatile Validators probed;
   private volatile boolean eretUnsupported;
+  private volatile boolean modeEUnsupported;
+  private final StreamTuner tuner;
+  private final GridFtpModeE.Owner owner =
+      new GridFtpModeE.Owner() {
+        @Override
+        public URI uri() {
+          return uri;
+        }
+
+        @Override
+        public Duration stallTimeout() {
+          return options.stallTimeout();
+        }
+
+        @Override
+        public void release(Session s, boolean reusable) {
+          GridFtpRangeSource.this.release(s, reusable);
+        }
+      };
 
   /**
    * Creates a source for a {@code gsiftp://} or {@code ftp://} URL.
@@ -50,11 +76,17 @@ public final class GridFtpRangeSource implements RangeSource {
     this.uri = uri;
     this.options = options;
     this.path = URLDecoder.decode(uri.getRawPath(), StandardCharsets.UTF_8);
+    this.tuner = new StreamTuner(options.gridFtpStreams());
   }
 
   @Override
   public URI uri() {
     return uri;
+  }
+
+  /** The stream count chooser of this server. */
+  StreamTuner tuner() {
+    return tuner;
   }
 
   @Override
@@ -74,11 +106,52 @@ public final class GridFtpRangeSource implements RangeSource {
       }
       Reply mdtm = s.command("MDTM " + path);
       Validators v = new Validators(n, null, mdtm.code == 213 ? mdtm.text.trim() : null);
-      probed = v;
       ok = true;
+      Checksum sum = checksum(s);
+      if (sum == null && s.sock.isClosed()) {
+        ok = false; // the answer did not come in time: the session is out of step
+      }
+      if (sum != null) {
+        v = v.withChecksums(List.of(sum));
+      }
+      probed = v;
       return v;
     } finally {
       release(s, ok);
+    }
+  }
+
+  /**
+   * The file's adler32 as the server computes it ({@code CKSM adler32 0 -1 path}), or null when it
+   * cannot tell (refused, another format) or takes longer than half the probe time limit: the
+   * server reads the whole file for it, so a huge file is left unchecked rather than unused.
+   */
+  private Checksum checksum(Session s) throws IOException {
+    Duration budget = options.probeTimeout().dividedBy(2);
+    int stall = s.sock.getSoTimeout();
+    s.sock.setSoTimeout((int) Math.max(1, Math.min(stall, budget.toMillis())));
+    Reply r;
+    try {
+      r = s.command("CKSM adler32 0 -1 " + path);
+    } catch (SocketTimeoutException e) {
+      LOG.info(
+          "{}: no CKSM answer within {} ms; the file is not checked against it",
+          uri,
+          budget.toMillis());
+      s.close();
+      return null;
+    }
+    s.sock.setSoTimeout(stall);
+    if (r.code != 213) {
+      LOG.debug("{}: CKSM refused: {}", uri, r);
+      return null;
+    }
+    try {
+      String hex = r.text.trim();
+      return new Checksum("adler32", "0".repeat(Math.max(0, 8 - hex.length())) + hex);
+    } catch (IllegalArgumentException e) {
+      LOG.debug("{}: unusable CKSM answer {}: {}", uri, r, e.getMessage());
+      return null;
     }
   }
 
@@ -87,7 +160,26 @@ public final class GridFtpRangeSource implements RangeSource {
     if (offset < 0 || length < 0) {
       throw new IllegalArgumentException("range must not be negative: " + offset + "+" + length);
     }
-    Session s = take();
+    Validators p = probed;
+    if (p != null && offset + length > p.size()) {
+      throw new SourceException.BadRangeException(
+          uri,
+          "range " + offset + "+" + length + " is past the end of the file (" + p.size() + ")");
+    }
+    // one stream is stream mode: the same single TCP connection, but passive (braid connects), so
+    // --streams 1 also works where the server cannot connect to braid (NAT, firewalls)
+    if (!modeEUnsupported && !eretUnsupported && tuner.streams() > 1) {
+      if (length == 0) {
+        return Channels.newChannel(new ByteArrayInputStream(new byte[0]));
+      }
+      try {
+        return GridFtpModeE.open(owner, take(), path, offset, length, tuner, options.tcpBuffer());
+      } catch (GridFtpModeE.Unsupported e) {
+        LOG.info("{}: {}; reading in stream mode over one connection", uri, e.getMessage());
+        modeEUnsupported = true;
+      }
+    }
+    Session s = takeStreamMode();
     Socket data = null;
     try {
       Reply pasv = s.command("PASV");
@@ -121,7 +213,7 @@ public final class GridFtpRangeSource implements RangeSource {
       if (start.code != 150 && start.code != 125) {
         throw fail(start, eret ? "ERET" : "RETR");
       }
-      return new Body(s, data, length, eret);
+      return new Body(s, data, length, eret, System.nanoTime());
     } catch (IOException | RuntimeException e) {
       if (data != null) {
         data.close();
@@ -154,7 +246,18 @@ public final class GridFtpRangeSource implements RangeSource {
     return login();
   }
 
-  private void release(Session s, boolean reusable) {
+  /** A session in stream mode: idle ones switched to MODE E are dropped. */
+  private Session takeStreamMode() throws IOException {
+    while (true) {
+      Session s = take();
+      if (s.modeE == null) {
+        return s;
+      }
+      s.close();
+    }
+  }
+
+  void release(Session s, boolean reusable) {
     if (reusable) {
       synchronized (idle) {
         idle.push(s);
@@ -214,7 +317,7 @@ public final class GridFtpRangeSource implements RangeSource {
   }
 
   /** One reply: code and text (the last line's text for multi-line replies). */
-  private record Reply(int code, String text) {
+  record Reply(int code, String text) {
     @Override
     public String toString() {
       return code + " " + text;
@@ -222,10 +325,13 @@ public final class GridFtpRangeSource implements RangeSource {
   }
 
   /** A logged-in control connection. */
-  private final class Session {
+  final class Session {
     final Socket sock;
     final BufferedReader in;
     final OutputStream out;
+
+    /** Its MODE E data connections, once switched to extended block mode. */
+    ModeEChannels modeE;
 
     Session(Socket sock) throws IOException {
       this.sock = sock;
@@ -269,6 +375,9 @@ public final class GridFtpRangeSource implements RangeSource {
     }
 
     void close() {
+      if (modeE != null) {
+        modeE.close();
+      }
       try {
         sock.close();
       } catch (IOException e) {
@@ -282,9 +391,11 @@ public final class GridFtpRangeSource implements RangeSource {
     private final Session session;
     private final Socket data;
     private final boolean eret;
+    private final long startNanos;
     private boolean open = true;
 
-    Body(Session session, Socket data, long length, boolean eret) throws IOException {
+    Body(Session session, Socket data, long length, boolean eret, long startNanos)
+        throws IOException {
       super(
           GridFtpRangeSource.this.uri,
           data.getInputStream(),
@@ -295,6 +406,7 @@ public final class GridFtpRangeSource implements RangeSource {
       this.session = session;
       this.data = data;
       this.eret = eret;
+      this.startNanos = startNanos;
     }
 
     @Override
@@ -313,6 +425,7 @@ public final class GridFtpRangeSource implements RangeSource {
         throw fail(done, "transfer");
       }
       open = false;
+      tuner.record(1, length, System.nanoTime() - startNanos);
       release(session, true);
     }
 

@@ -13,9 +13,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import org.braid.coalloc.journal.JournalLine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,8 +84,9 @@ final class Journal {
   void append(List<BlockEvent> events, List<Outcome> replicas, long fileSize, Instant start)
       throws IOException {
     StringBuilder sb = new StringBuilder();
+    int[] streams = streams(events, replicas.size());
     for (Deliveries.Delivery d : Deliveries.of(events, replicas.size())) {
-      String line = line(d, replicas.get(d.replica()), fileSize, start);
+      String line = line(d, replicas.get(d.replica()), fileSize, start, streams[d.replica()]);
       if (line != null) {
         sb.append(line).append('\n');
       }
@@ -119,8 +122,40 @@ final class Journal {
    */
   record Outcome(URI uri, String dropReason) {}
 
-  /** The line of one replica, or null (logged) if it cannot be one, e.g. a URL without a path. */
+  /**
+   * The parallel streams of each replica's requests (GridFTP MODE E; 1 otherwise): the count that
+   * delivered the most bytes, when the count changed during the download.
+   */
+  static int[] streams(List<BlockEvent> events, int replicas) {
+    List<Map<Integer, Long>> bytes = new ArrayList<>();
+    for (int r = 0; r < replicas; r++) {
+      bytes.add(new TreeMap<>());
+    }
+    for (BlockEvent e : events) {
+      if (e.replica() < replicas) {
+        bytes
+            .get(e.replica())
+            .merge(e.streams(), Math.max(1, e.endOffset() - e.offset()), Long::sum);
+      }
+    }
+    int[] out = new int[replicas];
+    for (int r = 0; r < replicas; r++) {
+      out[r] =
+          bytes.get(r).entrySet().stream()
+              .max(Map.Entry.comparingByValue())
+              .map(Map.Entry::getKey)
+              .orElse(1);
+    }
+    return out;
+  }
+
+  /** The line of one replica over one stream, or null (logged) if it cannot be one. */
   String line(Deliveries.Delivery d, Outcome replica, long fileSize, Instant start) {
+    return line(d, replica, fileSize, start, 1);
+  }
+
+  /** The line of one replica, or null (logged) if it cannot be one, e.g. a URL without a path. */
+  String line(Deliveries.Delivery d, Outcome replica, long fileSize, Instant start, int streams) {
     URI uri = replica.uri();
     String result = "ok";
     if (replica.dropReason() != null) {
@@ -144,6 +179,7 @@ final class Journal {
           .time(from, to, busy)
           .requests(d.requests(), d.failures(), Math.min(d.connections(), d.requests()))
           .sharing(Math.min(busy, d.sharedNanos() / 1_000_000), d.replicas(), d.flows())
+          .streams(streams)
           .result(result)
           .build()
           .toLine();

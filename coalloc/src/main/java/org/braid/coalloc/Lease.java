@@ -31,6 +31,10 @@ final class Lease {
   long firstByteNanos = -1;
   long written;
   long received;
+
+  /** Parallel TCP streams the range was asked over (GridFTP MODE E), 1 otherwise. */
+  volatile int streams = 1;
+
   volatile String cancelReason;
 
   Lease(Block block, Flow flow, long from, boolean duplicate, long startNanos) {

@@ -18,9 +18,11 @@ final class PolicyView {
     this.replicas = replicas;
     this.pool = pool;
     this.flows = flows;
+    // replicas dropped before the start (a failed probe, another version of the file) take no
+    // part: a static plan that reserved them a share would wait for it forever
     List<Flow> o = new ArrayList<>();
-    flows.all().stream().filter(f -> f.replica.wholeFile).forEach(o::add);
-    flows.all().stream().filter(f -> !f.replica.wholeFile).forEach(o::add);
+    flows.all().stream().filter(f -> !f.replica.dropped && f.replica.wholeFile).forEach(o::add);
+    flows.all().stream().filter(f -> !f.replica.dropped && !f.replica.wholeFile).forEach(o::add);
     this.ordered = List.copyOf(o);
   }
 
@@ -29,8 +31,9 @@ final class PolicyView {
   }
 
   /**
-   * Every flow, those of replicas that send only the whole file first: a static plan reserves the
-   * front of the file for them, which they reach without reading bytes they do not keep.
+   * Every flow of a replica not dropped before the start, those of replicas that send only the
+   * whole file first: a static plan reserves the front of the file for them, which they reach
+   * without reading bytes they do not keep.
    */
   List<Flow> flows() {
     return ordered;

@@ -28,6 +28,8 @@ public final class SourceOptions {
   private final Map<String, String> environment;
   private final String userAgent;
   private final Duration probeTimeout;
+  private final int gridFtpStreams;
+  private final int tcpBuffer;
   private final Map<String, String> headers;
   private final boolean pipelining;
 
@@ -43,6 +45,8 @@ public final class SourceOptions {
     this.environment = b.environment;
     this.userAgent = b.userAgent;
     this.probeTimeout = b.probeTimeout;
+    this.gridFtpStreams = b.gridFtpStreams;
+    this.tcpBuffer = b.tcpBuffer;
     this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(b.headers));
     this.pipelining = b.pipelining;
   }
@@ -121,6 +125,19 @@ public final class SourceOptions {
   }
 
   /**
+   * Parallel data connections per GridFTP range (MODE E), or 0 to choose them per server from the
+   * measured history.
+   */
+  public int gridFtpStreams() {
+    return gridFtpStreams;
+  }
+
+  /** The TCP buffer in bytes asked of GridFTP servers ({@code SBUF}), or 0 for the systems'. */
+  public int tcpBuffer() {
+    return tcpBuffer;
+  }
+
+  /**
    * Extra HTTP request headers by name, in the order given, sent to each replica's own host only
    * (not to hosts it redirects to).
    */
@@ -149,10 +166,44 @@ public final class SourceOptions {
     private Map<String, String> environment;
     private String userAgent = "braid/0.1";
     private Duration probeTimeout = Duration.ofSeconds(15);
+    private int gridFtpStreams;
+    private int tcpBuffer;
     private final Map<String, String> headers = new LinkedHashMap<>();
     private boolean pipelining;
 
     private Builder() {}
+
+    /**
+     * Parallel TCP data connections of each GridFTP range in extended block mode (MODE E, {@code
+     * OPTS RETR Parallelism=n}); 0 chooses the count per server from the rates measured with each
+     * count, in the journal's history and in this download (see docs/download.md). Default: 0.
+     *
+     * @throws IllegalArgumentException if not in 0..16
+     */
+    public Builder gridFtpStreams(int n) {
+      if (n < 0 || n > StreamTuner.MAX) {
+        throw new IllegalArgumentException(
+            "GridFTP streams must be in 0..16 (0: chosen from the history): " + n);
+      }
+      this.gridFtpStreams = n;
+      return this;
+    }
+
+    /**
+     * The TCP buffer size in bytes for GridFTP data connections: asked of the server with {@code
+     * SBUF} and set on braid's own sockets; 0 leaves both to the operating systems' autotuning.
+     * Default: 0.
+     *
+     * @throws IllegalArgumentException if not 0 and not in 4 KiB..256 MiB
+     */
+    public Builder tcpBuffer(int bytes) {
+      if (bytes != 0 && (bytes < 4096 || bytes > (256 << 20))) {
+        throw new IllegalArgumentException(
+            "TCP buffer must be 0 (automatic) or 4096..268435456 bytes: " + bytes);
+      }
+      this.tcpBuffer = bytes;
+      return this;
+    }
 
     /**
      * Adds an HTTP request header, e.g. {@code X-Experiment: atlas}, sent to each replica's own

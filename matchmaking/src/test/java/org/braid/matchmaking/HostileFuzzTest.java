@@ -142,13 +142,20 @@ class HostileFuzzTest {
     return text;
   }
 
+  /**
+   * Runs {@code work} within the CPU limit. Process CPU time also counts the JIT compiler and the
+   * garbage collector, which can push a first run past the limit on a loaded machine: a case over
+   * the limit is run once more, and it fails only if the second run is over the limit too (a real
+   * hang or blow-up is over it every time).
+   */
   static void withinCpuLimit(ThrowingSupplier<?> work, String what) {
     assertTimeoutPreemptively(
         HANG,
         () -> {
-          long start = OS.getProcessCpuTime();
-          work.get();
-          Duration used = Duration.ofNanos(OS.getProcessCpuTime() - start);
+          Duration used = cpuTime(work);
+          if (used.compareTo(CPU_LIMIT) >= 0) {
+            used = cpuTime(work);
+          }
           if (used.toNanos() > slowestNanos) {
             slowestNanos = used.toNanos();
             slowest = HostileInputTest.abbreviate(what);
@@ -157,6 +164,12 @@ class HostileFuzzTest {
               used.compareTo(CPU_LIMIT) < 0,
               "took " + used.toMillis() + " ms of CPU time: " + HostileInputTest.abbreviate(what));
         });
+  }
+
+  private static Duration cpuTime(ThrowingSupplier<?> work) throws Throwable {
+    long start = OS.getProcessCpuTime();
+    work.get();
+    return Duration.ofNanos(OS.getProcessCpuTime() - start);
   }
 
   @Provide

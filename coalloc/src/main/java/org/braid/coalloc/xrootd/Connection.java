@@ -47,6 +47,10 @@ final class Connection implements Closeable {
   final URI replica;
   final Target target;
   private final Duration stall;
+
+  /** When a {@link #callWithin} call must have its answer (System.nanoTime), 0 for none. */
+  private long budgetEnd;
+
   private Socket socket;
   private DataInputStream in;
   private OutputStream out;
@@ -246,6 +250,33 @@ final class Connection implements Closeable {
     }
   }
 
+  /**
+   * {@link #call}, but the answer must come within {@code budget}, waits included; else a {@link
+   * SocketTimeoutException} leaves the connection out of step (close it).
+   */
+  Response callWithin(int request, byte[] params, byte[] data, Duration budget) throws IOException {
+    budgetEnd = System.nanoTime() + budget.toNanos();
+    socket.setSoTimeout((int) Math.max(1, Math.min(stall.toMillis(), budget.toMillis())));
+    try {
+      return call(request, params, data);
+    } finally {
+      budgetEnd = 0;
+      socket.setSoTimeout((int) stall.toMillis());
+    }
+  }
+
+  /** Milliseconds left of the budget, or {@code max} when there is none. */
+  private long budgetLeft(long max) throws SocketTimeoutException {
+    if (budgetEnd == 0) {
+      return max;
+    }
+    long left = (budgetEnd - System.nanoTime()) / 1_000_000;
+    if (left <= 0) {
+      throw new SocketTimeoutException("no answer within the time allowed");
+    }
+    return Math.min(max, left);
+  }
+
   /** Sleeps as a kXR_wait answer asks, or fails if it asks too often or for too long. */
   void waitOut(int request, Response wait, int waits) throws IOException {
     int seconds = Math.max(0, wait.int0());
@@ -268,6 +299,9 @@ final class Connection implements Closeable {
           true,
           null);
     }
+    if (budgetLeft(Long.MAX_VALUE) < seconds * 1000L) {
+      throw new SocketTimeoutException("the server asks to wait longer than the time allowed");
+    }
     try {
       Thread.sleep(seconds * 1000L);
     } catch (InterruptedException e) {
@@ -283,7 +317,8 @@ final class Connection implements Closeable {
    */
   void awaitAsync(Response waitresp) throws IOException {
     long seconds = Math.min(Math.max(0, waitresp.int0()), stall.toSeconds() * 10);
-    socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, stall.toMillis() + seconds * 1000L));
+    long millis = budgetLeft(stall.toMillis() + seconds * 1000L);
+    socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, millis));
   }
 
   /** Sends a request without waiting. */

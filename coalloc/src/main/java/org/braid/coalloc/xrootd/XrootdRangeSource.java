@@ -1,11 +1,13 @@
 package org.braid.coalloc.xrootd;
 
 import java.io.IOException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,6 +19,8 @@ import org.braid.coalloc.SourceException;
 import org.braid.coalloc.SourceOptions;
 import org.braid.coalloc.Validators;
 import org.braid.coalloc.xrootd.Frame.Response;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An XRootD replica ({@code root://host[:port]//path}, or {@code roots://} for a connection that
@@ -29,6 +33,7 @@ import org.braid.coalloc.xrootd.Frame.Response;
  * and modification time. Thread-safe.
  */
 public final class XrootdRangeSource implements RangeSource {
+  private static final Logger LOG = LoggerFactory.getLogger(XrootdRangeSource.class);
   private final URI uri;
   private final SourceOptions options;
   private final Target target;
@@ -65,8 +70,27 @@ public final class XrootdRangeSource implements RangeSource {
   public Validators probe() throws IOException {
     Session s = take();
     Validators v = s.validators;
+    boolean ok = false;
+    try {
+      Optional<String> answer = query(s, null, options.probeTimeout().dividedBy(2));
+      ok = true; // a whole answer, usable or not, leaves the connection in step
+      if (answer.isPresent()) {
+        Optional<Checksum> sum = parseChecksum(s.connection, answer.get());
+        if (sum.isPresent()) {
+          v = v.withChecksums(List.of(sum.get()));
+        }
+      }
+    } catch (Connection.Refused e) {
+      ok = true; // an error answer leaves the connection usable
+      LOG.debug("{}: checksum query refused: {}", uri, e.getMessage());
+    } catch (SocketTimeoutException e) {
+      LOG.info("{}: no checksum answer within half the probe time limit: not checked", uri);
+    } catch (SourceException e) {
+      LOG.info("{}: checksum query failed, not checked against it: {}", uri, e.getMessage());
+    } finally {
+      release(s, ok);
+    }
     probed = v;
-    release(s, true);
     return v;
   }
 
@@ -121,32 +145,47 @@ public final class XrootdRangeSource implements RangeSource {
     Session s = take();
     boolean ok = false;
     try {
-      String path = s.connection.target.pathWithCgi();
-      if (algorithm != null) {
-        String name = algorithm.toLowerCase(Locale.ROOT).replace("-", "");
-        path += (path.contains("?") ? "&" : "?") + "cks.type=" + name;
-      }
-      ByteBuffer p = Frame.params().putShort((short) Xrd.QUERY_CHECKSUM);
-      Response r;
-      try {
-        r = s.connection.call(Xrd.QUERY, p.array(), Frame.text(path));
-      } catch (Connection.Refused e) {
-        ok = true; // an error answer leaves the connection usable
-        if (e.errnum == Xrd.ERR_UNSUPPORTED
-            || e.errnum == Xrd.ERR_CHECKSUM
-            || e.errnum == Xrd.ERR_SERVER) {
-          return Optional.empty(); // no checksum, or none in that algorithm
-        }
-        throw e;
-      }
+      Optional<String> answer = query(s, algorithm, null);
       ok = true;
-      if (r.status() != Xrd.OK) {
-        return Optional.empty(); // a redirect: the checksum is elsewhere; not followed
-      }
-      return parseChecksum(s.connection, Frame.text(r.body(), 0));
+      return answer.isEmpty() ? Optional.empty() : parseChecksum(s.connection, answer.get());
+    } catch (Connection.Refused e) {
+      ok = true; // an error answer leaves the connection usable
+      throw e;
     } finally {
       release(s, ok);
     }
+  }
+
+  /**
+   * The checksum query's answer text on a session, within {@code budget} when not null; empty when
+   * the server has none.
+   */
+  private static Optional<String> query(Session s, String algorithm, Duration budget)
+      throws IOException {
+    String path = s.connection.target.pathWithCgi();
+    if (algorithm != null) {
+      String name = algorithm.toLowerCase(Locale.ROOT).replace("-", "");
+      path += (path.contains("?") ? "&" : "?") + "cks.type=" + name;
+    }
+    byte[] p = Frame.params().putShort((short) Xrd.QUERY_CHECKSUM).array();
+    Response r;
+    try {
+      r =
+          budget == null
+              ? s.connection.call(Xrd.QUERY, p, Frame.text(path))
+              : s.connection.callWithin(Xrd.QUERY, p, Frame.text(path), budget);
+    } catch (Connection.Refused e) {
+      if (e.errnum == Xrd.ERR_UNSUPPORTED
+          || e.errnum == Xrd.ERR_CHECKSUM
+          || e.errnum == Xrd.ERR_SERVER) {
+        return Optional.empty(); // no checksum, or none in that algorithm
+      }
+      throw e;
+    }
+    if (r.status() != Xrd.OK) {
+      return Optional.empty(); // a redirect: the checksum is elsewhere; not followed
+    }
+    return Optional.of(Frame.text(r.body(), 0));
   }
 
   /**

@@ -1,0 +1,164 @@
+package org.braid.coalloc;
+
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.nio.channels.ReadableByteChannel;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts a partial retrieve in GridFTP extended block mode (MODE E) with parallel data connections
+ * on a logged-in control connection: {@code MODE E}, {@code SBUF} (or {@code SITE RETRBUFSIZE})
+ * when a TCP buffer is set, {@code PORT} once (the data connections are kept between ranges),
+ * {@code OPTS RETR Parallelism=n,n,n;} when the stream count changes, then {@code ERET P offset
+ * length path}. The body is a {@link ModeEBody}; when it completes, the server's final reply is
+ * read, the rate goes to the {@link StreamTuner} and the control connection back to the pool.
+ */
+final class GridFtpModeE {
+  private static final Logger LOG = LoggerFactory.getLogger(GridFtpRangeSource.class);
+
+  /** Extended-block replies a retrieve may send before its final one (restart, performance). */
+  private static final int MAX_MARKERS = 10_000;
+
+  /** The server refused MODE E or ERET: the source retrieves in stream mode instead. */
+  static final class Unsupported extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    Unsupported(String message) {
+      super(message);
+    }
+  }
+
+  /** What the source lends a transfer: its URL, timeouts and how it takes sessions back. */
+  interface Owner {
+    URI uri();
+
+    Duration stallTimeout();
+
+    void release(GridFtpRangeSource.Session s, boolean reusable);
+  }
+
+  private GridFtpModeE() {}
+
+  /**
+   * Retrieves {@code [offset, offset + length)} of {@code path} on the session.
+   *
+   * @param buffer the TCP buffer in bytes for {@code SBUF}, 0 to leave it to the systems
+   * @throws Unsupported if the server refuses MODE E or ERET (the session is closed)
+   * @throws SourceException if the server refuses anything else or fails
+   */
+  static ReadableByteChannel open(
+      Owner owner,
+      GridFtpRangeSource.Session s,
+      String path,
+      long offset,
+      long length,
+      StreamTuner tuner,
+      int buffer)
+      throws IOException {
+    try {
+      ModeEChannels ch = setUp(owner, s, tuner, buffer);
+      int streams = tuner.streams();
+      if (ch.parallelism != streams) {
+        String opts = "OPTS RETR Parallelism=" + streams + "," + streams + "," + streams + ";";
+        expect(owner, s.command(opts), 200, "OPTS RETR");
+        ch.closeConnections();
+        // the server applies the parallelism when PORT sets up its data channel
+        expect(owner, s.command(ch.portCommand()), 200, "PORT");
+        ch.parallelism = streams;
+      }
+      long start = System.nanoTime();
+      GridFtpRangeSource.Reply r = s.command("ERET P " + offset + " " + length + " " + path);
+      if (r.code() == 500 || r.code() == 502 || r.code() == 504) {
+        throw new Unsupported("ERET refused: " + r);
+      }
+      if (r.code() != 150 && r.code() != 125) {
+        throw refused(owner, r, "ERET");
+      }
+      int window = Math.max(ModeEChannels.MIN_WINDOW, streams * 2 * (256 << 10));
+      ModeEBody.Ending ending =
+          new ModeEBody.Ending() {
+            @Override
+            public void complete() throws IOException {
+              finish(owner, s, "ERET");
+              tuner.record(streams, length, System.nanoTime() - start);
+              owner.release(s, true);
+            }
+
+            @Override
+            public void abandon() {
+              owner.release(s, false);
+            }
+          };
+      return new ModeEBody(owner.uri(), ch, ending, length, streams, window, owner.stallTimeout());
+    } catch (IOException | RuntimeException e) {
+      owner.release(s, false);
+      if (e instanceof SocketTimeoutException) {
+        throw new SourceException.StalledException(
+            owner.uri(), "no answer within " + owner.stallTimeout().toSeconds() + " s", e);
+      }
+      if (e instanceof SourceException || e instanceof Unsupported || !(e instanceof IOException)) {
+        throw e;
+      }
+      throw new SourceException.ConnectionException(
+          owner.uri(), "request failed: " + HttpRangeSource.describe((IOException) e), e);
+    }
+  }
+
+  /** MODE E, the buffer and the listener, once per control connection. */
+  private static ModeEChannels setUp(
+      Owner owner, GridFtpRangeSource.Session s, StreamTuner tuner, int buffer) throws IOException {
+    if (s.modeE != null) {
+      return s.modeE;
+    }
+    long t0 = System.nanoTime();
+    GridFtpRangeSource.Reply mode = s.command("MODE E");
+    tuner.roundTrip(System.nanoTime() - t0);
+    if (mode.code() != 200) {
+      throw new Unsupported("MODE E refused: " + mode);
+    }
+    if (buffer > 0) {
+      GridFtpRangeSource.Reply b = s.command("SBUF " + buffer);
+      if (b.code() != 200) {
+        b = s.command("SITE RETRBUFSIZE " + buffer);
+      }
+      if (b.code() != 200) {
+        LOG.debug("{}: the server sets no TCP buffer of {} bytes: {}", owner.uri(), buffer, b);
+      }
+    }
+    ModeEChannels ch =
+        ModeEChannels.listen(s.sock.getLocalAddress(), s.sock.getInetAddress(), buffer);
+    s.modeE = ch;
+    return ch;
+  }
+
+  /** Reads the final reply of a transfer, skipping restart and performance markers. */
+  static void finish(Owner owner, GridFtpRangeSource.Session s, String what) throws IOException {
+    for (int i = 0; i < MAX_MARKERS; i++) {
+      GridFtpRangeSource.Reply done = s.read();
+      if (done.code() == 111 || done.code() == 112) {
+        continue;
+      }
+      if (done.code() != 226 && done.code() != 250) {
+        throw refused(owner, done, what + " transfer");
+      }
+      return;
+    }
+    throw new SourceException(
+        owner.uri(), "more than " + MAX_MARKERS + " markers without a final reply", false, null);
+  }
+
+  private static void expect(Owner owner, GridFtpRangeSource.Reply r, int code, String what)
+      throws SourceException {
+    if (r.code() != code) {
+      throw refused(owner, r, what);
+    }
+  }
+
+  private static SourceException refused(Owner owner, GridFtpRangeSource.Reply r, String what) {
+    boolean retryable = r.code() >= 400 && r.code() < 500;
+    return new SourceException(owner.uri(), what + " refused: " + r, retryable, null);
+  }
+}
