@@ -4,28 +4,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.channels.ReadableByteChannel;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
-import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
-import org.apache.hc.client5.http.config.ConnectionConfig;
-import org.apache.hc.client5.http.config.RequestConfig;
-import org.apache.hc.client5.http.cookie.CookieSpecFactory;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.HttpClients;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ConnectionClosedException;
-import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
-import org.apache.hc.core5.http.config.RegistryBuilder;
-import org.apache.hc.core5.util.Timeout;
 import org.braid.coalloc.credentials.GridEnvironment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,10 +23,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class HttpRangeSource implements RangeSource {
   private static final Logger LOG = LoggerFactory.getLogger(HttpRangeSource.class);
-  private static final Pattern CONTENT_RANGE =
-      Pattern.compile("bytes\\s+(\\d+)-(\\d+)/(\\d+|\\*)", Pattern.CASE_INSENSITIVE);
-  private static final Pattern UNSATISFIED_RANGE =
-      Pattern.compile("bytes\\s+\\*/(\\d+)", Pattern.CASE_INSENSITIVE);
 
   /** Remainders at most this long are read to the end so the connection can be reused. */
   private static final long DRAIN_LIMIT = 64 * 1024;
@@ -54,6 +35,7 @@ public final class HttpRangeSource implements RangeSource {
   private final SourceOptions options;
   private final CloseableHttpClient client;
   private final boolean ownsClient;
+  private final HttpAnswers answers;
   private volatile Validators probed;
 
   /**
@@ -79,7 +61,8 @@ public final class HttpRangeSource implements RangeSource {
   private HttpRangeSource(
       URI uri, SourceOptions options, CloseableHttpClient client, boolean ownsClient) {
     this.uri = uri;
-    this.target = httpTarget(uri);
+    this.target = HttpReplicaClient.httpTarget(uri);
+    this.answers = new HttpAnswers(uri);
     this.options = options;
     this.client = client;
     this.ownsClient = ownsClient;
@@ -87,95 +70,10 @@ public final class HttpRangeSource implements RangeSource {
 
   /**
    * A client for the server of {@code uri}, with a pool of at most {@code connections} keep-alive
-   * connections; the bearer token goes to that server only.
-   *
-   * @throws IllegalArgumentException if the URL is not http(s), dav or davs, or the TLS material is
-   *     unusable
+   * connections; the bearer token goes to that server only ({@link HttpReplicaClient#create}).
    */
   static CloseableHttpClient client(URI uri, SourceOptions options, int connections) {
-    URI target = httpTarget(uri);
-    PoolingHttpClientConnectionManagerBuilder cmb =
-        PoolingHttpClientConnectionManagerBuilder.create()
-            .setMaxConnPerRoute(connections)
-            .setMaxConnTotal(connections)
-            .setConnectionFactory(HttpLimits.connectionFactory())
-            .setDefaultConnectionConfig(
-                ConnectionConfig.custom()
-                    .setConnectTimeout(Timeout.of(options.connectTimeout()))
-                    .setSocketTimeout(Timeout.of(options.stallTimeout()))
-                    .build());
-    GridEnvironment env = GridEnvironment.of(options.environment());
-    cmb.setTlsSocketStrategy(GridAccess.tls(target, options, env));
-    String token = GridAccess.token(target, options, env);
-    PoolingHttpClientConnectionManager cm = cmb.build();
-    return HttpClients.custom()
-        .setConnectionManager(cm)
-        .setRoutePlanner(GridAccess.routes(target, env))
-        .setDefaultRequestConfig(
-            RequestConfig.custom()
-                .setResponseTimeout(Timeout.of(options.stallTimeout()))
-                .setRedirectsEnabled(true)
-                .build())
-        .disableAutomaticRetries()
-        .disableContentCompression()
-        .disableCookieManagement()
-        // an empty registry: the default one loads and parses the public suffix list (~30 ms)
-        .setDefaultCookieSpecRegistry(RegistryBuilder.<CookieSpecFactory>create().build())
-        .setUserAgent(options.userAgent())
-        .addRequestInterceptorLast(
-            (request, entity, context) -> {
-              // the token goes to this replica's host only, not to wherever it redirects
-              if (!sameOrigin(target, request.getAuthority(), request.getScheme())) {
-                return;
-              }
-              if (token != null) {
-                request.setHeader("Authorization", "Bearer " + token);
-              }
-              // the user's extra headers, like the token, to this replica's host only
-              options.headers().forEach(request::setHeader);
-            })
-        .build();
-  }
-
-  /**
-   * The http(s) URL for a replica URL: WebDAV's {@code davs://} is HTTPS and {@code dav://} HTTP.
-   *
-   * @throws IllegalArgumentException for any other scheme
-   */
-  static URI httpTarget(URI uri) {
-    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-    switch (scheme) {
-      case "http":
-      case "https":
-        return uri;
-      case "davs":
-      case "dav":
-        try {
-          return new URI(
-              scheme.equals("davs") ? "https" : "http",
-              uri.getRawSchemeSpecificPart(),
-              uri.getRawFragment());
-        } catch (URISyntaxException e) {
-          throw new IllegalArgumentException(
-              "cannot read " + uri + " as http(s): " + e.getMessage());
-        }
-      default:
-        throw new IllegalArgumentException("not an http(s) or dav(s) URL: " + uri);
-    }
-  }
-
-  private static boolean sameOrigin(
-      URI target, org.apache.hc.core5.net.URIAuthority authority, String scheme) {
-    if (authority == null || scheme == null || !scheme.equalsIgnoreCase(target.getScheme())) {
-      return false;
-    }
-    int port =
-        target.getPort() >= 0 ? target.getPort() : "https".equalsIgnoreCase(scheme) ? 443 : 80;
-    int got =
-        authority.getPort() >= 0
-            ? authority.getPort()
-            : "https".equalsIgnoreCase(scheme) ? 443 : 80;
-    return authority.getHostName().equalsIgnoreCase(target.getHost()) && port == got;
+    return HttpReplicaClient.create(uri, options, connections);
   }
 
   @Override
@@ -214,34 +112,10 @@ public final class HttpRangeSource implements RangeSource {
     ClassicHttpResponse r = execute(get);
     boolean reusable = false;
     try {
-      int status = r.getCode();
-      Validators v;
-      if (status == 206) {
-        Matcher m = contentRange(r);
-        if (m == null
-            || m.group(3).equals("*")
-            || !m.group(1).equals("0")
-            || !m.group(2).equals("0")) {
-          throw new SourceException.BadRangeException(
-              uri, "probe answer has no usable Content-Range: " + header(r, "Content-Range"));
-        }
-        v = new Validators(Long.parseLong(m.group(3)), etag(r), header(r, "Last-Modified"));
-        reusable = readProbeBody(r, 1);
-      } else if (status == 416) {
-        String cr = header(r, "Content-Range");
-        Matcher m = cr == null ? null : UNSATISFIED_RANGE.matcher(cr.trim());
-        if (m == null || !m.matches() || Long.parseLong(m.group(1)) != 0) {
-          throw statusError(r);
-        }
-        v = new Validators(0, etag(r), header(r, "Last-Modified"));
-      } else if (status == 200) {
-        v = wholeFile(r);
-      } else {
-        throw statusError(r);
-      }
-      v = v.withChecksums(HttpDigests.parse(header(r, "Repr-Digest"), header(r, "Digest")));
-      probed = v;
-      return v;
+      HttpAnswers.Probed answer = answers.probe(r);
+      reusable = answer.reusable();
+      probed = answer.validators();
+      return answer.validators();
     } finally {
       if (!reusable) {
         // not read to its end: drop the connection rather than drain whatever the server sends
@@ -253,53 +127,6 @@ public final class HttpRangeSource implements RangeSource {
         // the connection is dropped anyway
       }
     }
-  }
-
-  /** The validators of a server that answered a range request with the whole file. */
-  private Validators wholeFile(ClassicHttpResponse r) throws SourceException {
-    long size = contentLength(r);
-    if (size < 0) {
-      throw new SourceException.RangeIgnoredException(uri, 0, 1);
-    }
-    return new Validators(size, etag(r), header(r, "Last-Modified"), false, List.of());
-  }
-
-  private long contentLength(ClassicHttpResponse r) {
-    String cl = header(r, "Content-Length");
-    try {
-      return cl == null ? -1 : Long.parseLong(cl.trim());
-    } catch (NumberFormatException e) {
-      return -1;
-    }
-  }
-
-  /**
-   * Reads a probe answer's body if it declares exactly {@code expected} bytes; true if it was read
-   * whole (the connection can be reused), false if it is left unread.
-   *
-   * @throws SourceException if the answer declares another length
-   */
-  private boolean readProbeBody(ClassicHttpResponse r, int expected) throws IOException {
-    String cl = header(r, "Content-Length");
-    if (cl != null && !cl.trim().equals(Integer.toString(expected))) {
-      throw new SourceException.BadRangeException(
-          uri,
-          "probe answer declares Content-Length "
-              + OneLine.abbreviate(cl.trim())
-              + " for a "
-              + expected
-              + "-byte range");
-    }
-    HttpEntity e = r.getEntity();
-    if (cl == null || e == null) {
-      return false;
-    }
-    try (InputStream in = e.getContent()) {
-      if (in.readNBytes(expected).length != expected) {
-        throw new SourceException.BodyLengthException(uri, "probe answer ended early", null);
-      }
-    }
-    return true;
   }
 
   private static String seconds(Duration d) {
@@ -320,9 +147,9 @@ public final class HttpRangeSource implements RangeSource {
     ClassicHttpResponse r = executeHead(get);
     try {
       if (whole) {
-        checkWhole(r, offset, length, p);
+        answers.checkWhole(r, offset, length, p);
       } else {
-        check(r, offset, length, p);
+        answers.check(r, offset, length, p);
       }
       HttpEntity e = r.getEntity();
       if (e == null) {
@@ -341,96 +168,6 @@ public final class HttpRangeSource implements RangeSource {
         ex.addSuppressed(closing);
       }
       throw ex;
-    }
-  }
-
-  private void check(ClassicHttpResponse r, long offset, long length, Validators p)
-      throws SourceException {
-    int status = r.getCode();
-    long size = p == null ? -1 : p.size();
-    if (status == 200) {
-      if (offset != 0 || length != size) {
-        throw new SourceException.RangeIgnoredException(uri, offset, length);
-      }
-    } else if (status == 206) {
-      Matcher m = contentRange(r);
-      if (m == null) {
-        throw new SourceException.BadRangeException(
-            uri,
-            "Content-Range '"
-                + header(r, "Content-Range")
-                + "' does not answer bytes="
-                + offset
-                + "-"
-                + (offset + length - 1));
-      }
-      long first = Long.parseLong(m.group(1));
-      long last = Long.parseLong(m.group(2));
-      boolean sizeOk = m.group(3).equals("*") || size < 0 || Long.parseLong(m.group(3)) == size;
-      if (first != offset || last != offset + length - 1 || !sizeOk) {
-        throw new SourceException.BadRangeException(
-            uri,
-            "Content-Range '"
-                + header(r, "Content-Range")
-                + "' does not answer bytes="
-                + offset
-                + "-"
-                + (offset + length - 1)
-                + (size < 0 ? "" : "/" + size));
-      }
-    } else {
-      throw statusError(r);
-    }
-    String cl = header(r, "Content-Length");
-    if (cl != null && !cl.trim().equals(Long.toString(length))) {
-      throw new SourceException.BadRangeException(
-          uri, "Content-Length " + cl.trim() + " differs from the requested " + length + " bytes");
-    }
-    if (p != null) {
-      Validators now = new Validators(p.size(), etag(r), header(r, "Last-Modified"));
-      if (!p.sameVersion(now)) {
-        throw new SourceException.ReplicaChangedException(
-            uri,
-            "file changed on the server (ETag "
-                + p.etag()
-                + " -> "
-                + now.etag()
-                + ", Last-Modified "
-                + p.lastModified()
-                + " -> "
-                + now.lastModified()
-                + ")");
-      }
-    }
-  }
-
-  /**
-   * Checks the whole-file answer of a server that ignores Range: status 200, the probed size and
-   * the same version; the range must lie inside the file.
-   */
-  private void checkWhole(ClassicHttpResponse r, long offset, long length, Validators p)
-      throws SourceException {
-    if (r.getCode() != 200) {
-      throw new SourceException.HttpStatusException(uri, r.getCode(), r.getReasonPhrase());
-    }
-    if (offset + length > p.size()) {
-      throw new IllegalArgumentException(
-          "range " + offset + "+" + length + " ends after the file's " + p.size() + " bytes");
-    }
-    long cl = contentLength(r);
-    Validators now = new Validators(cl < 0 ? p.size() : cl, etag(r), header(r, "Last-Modified"));
-    if (!p.sameVersion(now)) {
-      throw new SourceException.ReplicaChangedException(
-          uri,
-          "file changed on the server (size "
-              + p.size()
-              + " -> "
-              + now.size()
-              + ", ETag "
-              + p.etag()
-              + " -> "
-              + now.etag()
-              + ")");
     }
   }
 
@@ -503,33 +240,6 @@ public final class HttpRangeSource implements RangeSource {
     return PlainErrors.of(e);
   }
 
-  private static Matcher contentRange(ClassicHttpResponse r) {
-    String cr = header(r, "Content-Range");
-    if (cr == null) {
-      return null;
-    }
-    Matcher m = CONTENT_RANGE.matcher(cr.trim());
-    return m.matches() ? m : null;
-  }
-
-  private static String etag(ClassicHttpResponse r) {
-    return header(r, "ETag");
-  }
-
-  /** The error for an answer with an unexpected status, with its {@code Retry-After} if any. */
-  private SourceException.HttpStatusException statusError(ClassicHttpResponse r) {
-    return new SourceException.HttpStatusException(
-        uri,
-        r.getCode(),
-        r.getReasonPhrase(),
-        RetryAfter.parse(header(r, "Retry-After"), Instant.now()));
-  }
-
-  private static String header(ClassicHttpResponse r, String name) {
-    Header h = r.getFirstHeader(name);
-    return h == null ? null : h.getValue();
-  }
-
   /**
    * Whether requests can be pipelined to this replica ({@link #pipe}): plain http reached directly;
    * https (TLS, grid credentials) and replicas behind a forward proxy keep the pooled client.
@@ -541,7 +251,8 @@ public final class HttpRangeSource implements RangeSource {
 
   /** A pipelined connection to this replica; its answers are checked as {@link #open}'s. */
   Pipe pipe() throws SourceException {
-    return HttpPipe.open(target, options, (r, offset, length) -> check(r, offset, length, probed));
+    return HttpPipe.open(
+        target, options, (r, offset, length) -> answers.check(r, offset, length, probed));
   }
 
   @Override
