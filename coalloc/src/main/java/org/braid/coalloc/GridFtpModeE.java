@@ -37,7 +37,7 @@ final class GridFtpModeE {
 
     Duration stallTimeout();
 
-    void release(GridFtpRangeSource.Session s, boolean reusable);
+    void release(FtpSession s, boolean reusable);
   }
 
   private GridFtpModeE() {}
@@ -51,7 +51,7 @@ final class GridFtpModeE {
    */
   static ReadableByteChannel open(
       Owner owner,
-      GridFtpRangeSource.Session s,
+      FtpSession s,
       String path,
       long offset,
       long length,
@@ -70,7 +70,7 @@ final class GridFtpModeE {
         ch.parallelism = streams;
       }
       long start = System.nanoTime();
-      GridFtpRangeSource.Reply r = s.command("ERET P " + offset + " " + length + " " + path);
+      FtpSession.Reply r = s.command("ERET P " + offset + " " + length + " " + path);
       if (r.code() == 500 || r.code() == 502 || r.code() == 504) {
         throw new Unsupported("ERET refused: " + r);
       }
@@ -108,19 +108,19 @@ final class GridFtpModeE {
   }
 
   /** MODE E, the buffer and the listener, once per control connection. */
-  private static ModeEChannels setUp(
-      Owner owner, GridFtpRangeSource.Session s, StreamTuner tuner, int buffer) throws IOException {
+  private static ModeEChannels setUp(Owner owner, FtpSession s, StreamTuner tuner, int buffer)
+      throws IOException {
     if (s.modeE != null) {
       return s.modeE;
     }
     long t0 = System.nanoTime();
-    GridFtpRangeSource.Reply mode = s.command("MODE E");
+    FtpSession.Reply mode = s.command("MODE E");
     tuner.roundTrip(System.nanoTime() - t0);
     if (mode.code() != 200) {
       throw new Unsupported("MODE E refused: " + mode);
     }
     if (buffer > 0) {
-      GridFtpRangeSource.Reply b = s.command("SBUF " + buffer);
+      FtpSession.Reply b = s.command("SBUF " + buffer);
       if (b.code() != 200) {
         b = s.command("SITE RETRBUFSIZE " + buffer);
       }
@@ -135,9 +135,9 @@ final class GridFtpModeE {
   }
 
   /** Reads the final reply of a transfer, skipping restart and performance markers. */
-  static void finish(Owner owner, GridFtpRangeSource.Session s, String what) throws IOException {
+  static void finish(Owner owner, FtpSession s, String what) throws IOException {
     for (int i = 0; i < MAX_MARKERS; i++) {
-      GridFtpRangeSource.Reply done = s.read();
+      FtpSession.Reply done = s.read();
       if (done.code() == 111 || done.code() == 112) {
         continue;
       }
@@ -150,14 +150,14 @@ final class GridFtpModeE {
         owner.uri(), "more than " + MAX_MARKERS + " markers without a final reply", false, null);
   }
 
-  private static void expect(Owner owner, GridFtpRangeSource.Reply r, int code, String what)
+  private static void expect(Owner owner, FtpSession.Reply r, int code, String what)
       throws SourceException {
     if (r.code() != code) {
       throw refused(owner, r, what);
     }
   }
 
-  private static SourceException refused(Owner owner, GridFtpRangeSource.Reply r, String what) {
+  private static SourceException refused(Owner owner, FtpSession.Reply r, String what) {
     boolean retryable = r.code() >= 400 && r.code() < 500;
     return new SourceException(owner.uri(), what + " refused: " + r, retryable, null);
   }

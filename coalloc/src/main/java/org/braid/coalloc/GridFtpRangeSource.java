@@ -1,10 +1,7 @@
 package org.braid.coalloc;
 
-import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -37,7 +34,7 @@ public final class GridFtpRangeSource implements RangeSource {
   private final URI uri;
   private final SourceOptions options;
   private final String path;
-  private final Deque<Session> idle = new ArrayDeque<>();
+  private final Deque<FtpSession> idle = new ArrayDeque<>();
   private volatile Validators probed;
   private volatile boolean eretUnsupported;
   private volatile boolean modeEUnsupported;
@@ -55,7 +52,7 @@ public final class GridFtpRangeSource implements RangeSource {
         }
 
         @Override
-        public void release(Session s, boolean reusable) {
+        public void release(FtpSession s, boolean reusable) {
           GridFtpRangeSource.this.release(s, reusable);
         }
       };
@@ -91,21 +88,21 @@ public final class GridFtpRangeSource implements RangeSource {
 
   @Override
   public Validators probe() throws IOException {
-    Session s = take();
+    FtpSession s = take();
     boolean ok = false;
     try {
-      Reply size = s.command("SIZE " + path);
-      if (size.code != 213) {
+      FtpSession.Reply size = s.command("SIZE " + path);
+      if (size.code() != 213) {
         throw fail(size, "SIZE");
       }
       long n;
       try {
-        n = Long.parseLong(size.text.trim());
+        n = Long.parseLong(size.text().trim());
       } catch (NumberFormatException e) {
         throw new SourceException(uri, "unreadable SIZE answer: " + size, false, e);
       }
-      Reply mdtm = s.command("MDTM " + path);
-      Validators v = new Validators(n, null, mdtm.code == 213 ? mdtm.text.trim() : null);
+      FtpSession.Reply mdtm = s.command("MDTM " + path);
+      Validators v = new Validators(n, null, mdtm.code() == 213 ? mdtm.text().trim() : null);
       ok = true;
       Checksum sum = checksum(s);
       if (sum == null && s.sock.isClosed()) {
@@ -126,11 +123,11 @@ public final class GridFtpRangeSource implements RangeSource {
    * cannot tell (refused, another format) or takes longer than half the probe time limit: the
    * server reads the whole file for it, so a huge file is left unchecked rather than unused.
    */
-  private Checksum checksum(Session s) throws IOException {
+  private Checksum checksum(FtpSession s) throws IOException {
     Duration budget = options.probeTimeout().dividedBy(2);
     int stall = s.sock.getSoTimeout();
     s.sock.setSoTimeout((int) Math.max(1, Math.min(stall, budget.toMillis())));
-    Reply r;
+    FtpSession.Reply r;
     try {
       r = s.command("CKSM adler32 0 -1 " + path);
     } catch (SocketTimeoutException e) {
@@ -142,12 +139,12 @@ public final class GridFtpRangeSource implements RangeSource {
       return null;
     }
     s.sock.setSoTimeout(stall);
-    if (r.code != 213) {
+    if (r.code() != 213) {
       LOG.debug("{}: CKSM refused: {}", uri, r);
       return null;
     }
     try {
-      String hex = r.text.trim();
+      String hex = r.text().trim();
       return new Checksum("adler32", "0".repeat(Math.max(0, 8 - hex.length())) + hex);
     } catch (IllegalArgumentException e) {
       LOG.debug("{}: unusable CKSM answer {}: {}", uri, r, e.getMessage());
@@ -179,11 +176,11 @@ public final class GridFtpRangeSource implements RangeSource {
         modeEUnsupported = true;
       }
     }
-    Session s = takeStreamMode();
+    FtpSession s = takeStreamMode();
     Socket data = null;
     try {
-      Reply pasv = s.command("PASV");
-      Matcher m = pasv.code == 227 ? PASV.matcher(pasv.text) : null;
+      FtpSession.Reply pasv = s.command("PASV");
+      Matcher m = pasv.code() == 227 ? PASV.matcher(pasv.text()) : null;
       if (m == null || !m.find()) {
         throw fail(pasv, "PASV");
       }
@@ -193,10 +190,10 @@ public final class GridFtpRangeSource implements RangeSource {
       data.connect(new InetSocketAddress(host, port), (int) options.connectTimeout().toMillis());
       data.setSoTimeout((int) options.stallTimeout().toMillis());
       boolean eret = !eretUnsupported;
-      Reply start;
+      FtpSession.Reply start;
       if (eret) {
         start = s.command("ERET P " + offset + " " + length + " " + path);
-        if (start.code == 500 || start.code == 502 || start.code == 504) {
+        if (start.code() == 500 || start.code() == 502 || start.code() == 504) {
           eretUnsupported = true;
           eret = false;
         }
@@ -204,13 +201,13 @@ public final class GridFtpRangeSource implements RangeSource {
         start = null;
       }
       if (!eret) {
-        Reply rest = s.command("REST " + offset);
-        if (rest.code != 350) {
+        FtpSession.Reply rest = s.command("REST " + offset);
+        if (rest.code() != 350) {
           throw fail(rest, "REST");
         }
         start = s.command("RETR " + path);
       }
-      if (start.code != 150 && start.code != 125) {
+      if (start.code() != 150 && start.code() != 125) {
         throw fail(start, eret ? "ERET" : "RETR");
       }
       return new Body(s, data, length, eret, System.nanoTime());
@@ -231,14 +228,14 @@ public final class GridFtpRangeSource implements RangeSource {
     }
   }
 
-  private SourceException fail(Reply r, String what) {
-    boolean retryable = r.code >= 400 && r.code < 500;
+  private SourceException fail(FtpSession.Reply r, String what) {
+    boolean retryable = r.code() >= 400 && r.code() < 500;
     return new SourceException(uri, what + " refused: " + r, retryable, null);
   }
 
-  private Session take() throws IOException {
+  private FtpSession take() throws IOException {
     synchronized (idle) {
-      Session s = idle.poll();
+      FtpSession s = idle.poll();
       if (s != null) {
         return s;
       }
@@ -247,9 +244,9 @@ public final class GridFtpRangeSource implements RangeSource {
   }
 
   /** A session in stream mode: idle ones switched to MODE E are dropped. */
-  private Session takeStreamMode() throws IOException {
+  private FtpSession takeStreamMode() throws IOException {
     while (true) {
-      Session s = take();
+      FtpSession s = take();
       if (s.modeE == null) {
         return s;
       }
@@ -257,7 +254,7 @@ public final class GridFtpRangeSource implements RangeSource {
     }
   }
 
-  void release(Session s, boolean reusable) {
+  void release(FtpSession s, boolean reusable) {
     if (reusable) {
       synchronized (idle) {
         idle.push(s);
@@ -267,7 +264,7 @@ public final class GridFtpRangeSource implements RangeSource {
     s.close();
   }
 
-  private Session login() throws IOException {
+  private FtpSession login() throws IOException {
     int port =
         uri.getPort() > 0 ? uri.getPort() : uri.getScheme().equalsIgnoreCase("ftp") ? 21 : 2811;
     Socket sock = new Socket();
@@ -275,24 +272,24 @@ public final class GridFtpRangeSource implements RangeSource {
       sock.connect(
           new InetSocketAddress(uri.getHost(), port), (int) options.connectTimeout().toMillis());
       sock.setSoTimeout((int) options.stallTimeout().toMillis());
-      Session s = new Session(sock);
-      Reply hello = s.read();
-      if (hello.code != 220) {
+      FtpSession s = new FtpSession(uri, sock);
+      FtpSession.Reply hello = s.read();
+      if (hello.code() != 220) {
         throw fail(hello, "connection");
       }
-      Reply user = s.command("USER anonymous");
-      if (user.code == 331) {
+      FtpSession.Reply user = s.command("USER anonymous");
+      if (user.code() == 331) {
         user = s.command("PASS braid@");
       }
-      if (user.code != 230) {
+      if (user.code() != 230) {
         throw new SourceException(
             uri,
             "anonymous login refused (" + user + "); braid speaks GridFTP without GSI only",
             false,
             null);
       }
-      Reply type = s.command("TYPE I");
-      if (type.code != 200) {
+      FtpSession.Reply type = s.command("TYPE I");
+      if (type.code() != 200) {
         throw fail(type, "TYPE I");
       }
       return s;
@@ -309,92 +306,22 @@ public final class GridFtpRangeSource implements RangeSource {
   @Override
   public void close() {
     synchronized (idle) {
-      for (Session s : idle) {
+      for (FtpSession s : idle) {
         s.close();
       }
       idle.clear();
     }
   }
 
-  /** One reply: code and text (the last line's text for multi-line replies). */
-  record Reply(int code, String text) {
-    @Override
-    public String toString() {
-      return code + " " + text;
-    }
-  }
-
-  /** A logged-in control connection. */
-  final class Session {
-    final Socket sock;
-    final BufferedReader in;
-    final OutputStream out;
-
-    /** Its MODE E data connections, once switched to extended block mode. */
-    ModeEChannels modeE;
-
-    Session(Socket sock) throws IOException {
-      this.sock = sock;
-      this.in =
-          new BufferedReader(new InputStreamReader(sock.getInputStream(), StandardCharsets.UTF_8));
-      this.out = sock.getOutputStream();
-    }
-
-    Reply command(String c) throws IOException {
-      out.write((c + "\r\n").getBytes(StandardCharsets.UTF_8));
-      out.flush();
-      return read();
-    }
-
-    Reply read() throws IOException {
-      String line = in.readLine();
-      if (line == null || line.length() < 3) {
-        throw new SourceException.ConnectionException(uri, "control connection closed", null);
-      }
-      int code;
-      try {
-        code = Integer.parseInt(line.substring(0, 3));
-      } catch (NumberFormatException e) {
-        throw new SourceException(uri, "not an FTP reply: " + line, false, e);
-      }
-      StringBuilder text = new StringBuilder(line.length() > 4 ? line.substring(4).trim() : "");
-      if (line.length() > 3 && line.charAt(3) == '-') {
-        String end = line.substring(0, 3) + " ";
-        do {
-          line = in.readLine();
-          if (line == null) {
-            throw new SourceException.ConnectionException(uri, "control connection closed", null);
-          }
-          String t = line.startsWith(end) ? line.substring(4) : line;
-          if (!t.isBlank() && !t.trim().equals("End.")) {
-            text.append(text.length() == 0 ? "" : " ").append(t.trim());
-          }
-        } while (!line.startsWith(end));
-      }
-      return new Reply(code, text.toString());
-    }
-
-    void close() {
-      if (modeE != null) {
-        modeE.close();
-      }
-      try {
-        sock.close();
-      } catch (IOException e) {
-        // dropping it anyway
-      }
-    }
-  }
-
   /** The data connection of one retrieve: exactly {@code length} bytes, then the 226 reply. */
   private final class Body extends ExactBody {
-    private final Session session;
+    private final FtpSession session;
     private final Socket data;
     private final boolean eret;
     private final long startNanos;
     private boolean open = true;
 
-    Body(Session session, Socket data, long length, boolean eret, long startNanos)
+    Body(FtpSession session, Socket data, long length, boolean eret, long startNanos)
         throws IOException {
       super(
           GridFtpRangeSource.this.uri,
@@ -420,8 +347,8 @@ public final class GridFtpRangeSource implements RangeSource {
     private void finish() throws IOException {
       expectEnd();
       data.close();
-      Reply done = session.read();
-      if (done.code != 226 && done.code != 250) {
+      FtpSession.Reply done = session.read();
+      if (done.code() != 226 && done.code() != 250) {
         throw fail(done, "transfer");
       }
       open = false;
