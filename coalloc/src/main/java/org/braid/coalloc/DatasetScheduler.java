@@ -56,6 +56,7 @@ final class DatasetScheduler {
   private final int concurrency;
   private final double coallocateSeconds;
   private final Ticker ticker;
+  private final DatasetEstimates estimates;
   private String stopped;
   private int open;
 
@@ -79,6 +80,7 @@ final class DatasetScheduler {
       }
       sourceServers[i] = ss;
     }
+    this.estimates = new DatasetEstimates(servers.values(), running);
   }
 
   /** The file's state (for the job's preparation and report; callers hold no other lock). */
@@ -165,9 +167,10 @@ final class DatasetScheduler {
     DatasetFile f = files.get(i);
     DatasetFileState st = states[i];
     long size = st.size;
-    double fallback = fallbackRate();
+    double fallback = estimates.fallbackRate();
     DatasetServer[] ss = sourceServers[i];
-    ready.sort(Comparator.comparingDouble(k -> completion(ss[k], Math.max(0, size), fallback)));
+    ready.sort(
+        Comparator.comparingDouble(k -> estimates.completion(ss[k], Math.max(0, size), fallback)));
     DatasetServer first = ss[ready.get(0)];
     double alone = first.latency + size / first.requestRate(fallback);
     boolean known = first.measuredEnough() || first.predicted > 0 || first.flow > 0;
@@ -191,51 +194,9 @@ final class DatasetScheduler {
         now);
   }
 
-  /** The rate of servers without prediction or measure: the mean of the known ones, or 10 MB/s. */
-  private double fallbackRate() {
-    double sum = 0;
-    int n = 0;
-    for (DatasetServer s : servers.values()) {
-      double r = s.rate(0);
-      if (r > 0) {
-        sum += r;
-        n++;
-      }
-    }
-    return n == 0 ? UNKNOWN_RATE : sum / n;
-  }
-
-  /** Expected seconds until a new file of this size would be complete on the server. */
-  private double completion(DatasetServer s, long size, double fallback) {
-    double rate = s.rate(fallback);
-    return s.latency + (backlog(s) + size) / rate;
-  }
-
-  /** Bytes still to come from the server for the running tasks (co-allocated ones by rate). */
-  private double backlog(DatasetServer s) {
-    double b = 0;
-    for (DatasetTask t : running) {
-      int k = t.servers.indexOf(s);
-      if (k < 0 || t.size < 0) {
-        continue;
-      }
-      double left = Math.max(0, t.size - t.received);
-      if (t.servers.size() == 1) {
-        b += left;
-      } else {
-        double sum = 0;
-        for (DatasetServer o : t.servers) {
-          sum += o.rate(UNKNOWN_RATE);
-        }
-        b += left * s.rate(UNKNOWN_RATE) / sum;
-      }
-    }
-    return b;
-  }
-
   /** A second copy of the slowest single-server file at the tail, or null. */
   private DatasetTask duplicate(long now) {
-    double fallback = fallbackRate();
+    double fallback = estimates.fallbackRate();
     DatasetTask pick = null;
     int pickSource = -1;
     double gain = 0;
@@ -243,7 +204,7 @@ final class DatasetScheduler {
       if (t.mode != DatasetTask.Mode.SINGLE || t.duplicate || t.twin != null || t.size < 0) {
         continue;
       }
-      double left = secondsLeft(t, now, fallback);
+      double left = DatasetEstimates.secondsLeft(t, now, fallback);
       if (left < 1.0) {
         continue;
       }
@@ -253,7 +214,7 @@ final class DatasetScheduler {
         if (s == t.servers.get(0) || !s.usable(now)) {
           continue;
         }
-        double c = completion(s, t.size, fallback);
+        double c = estimates.completion(s, t.size, fallback);
         if (c < 0.5 * left && left - c > gain) {
           pick = t;
           pickSource = k;
@@ -282,20 +243,6 @@ final class DatasetScheduler {
         pick.servers.get(0).key,
         d.servers.get(0).key);
     return d;
-  }
-
-  /** Seconds a single-server task still needs, by its own progress so far. */
-  private static double secondsLeft(DatasetTask t, long now, double fallback) {
-    double elapsed = (now - t.startNanos) / 1e9;
-    long got = t.received;
-    DatasetServer s = t.servers.get(0);
-    if (got <= 0) {
-      double share = s.rate(fallback) / Math.max(1, s.running);
-      return Math.max(elapsed, t.size / share);
-    }
-    double since = t.firstByteNanos < 0 ? elapsed : (now - t.firstByteNanos) / 1e9;
-    double rate = got / Math.max(1e-3, since);
-    return (t.size - got) / rate;
   }
 
   private void start(DatasetTask t) {
@@ -458,51 +405,13 @@ final class DatasetScheduler {
     }
   }
 
-  /** Folds recent bytes into every server's measured rate; says when one departs from the plan. */
-  synchronized void sample(long now) {
-    for (DatasetServer s : servers.values()) {
-      s.sample(now);
-      if (!s.told && s.predicted > 0 && s.measuredEnough()) {
-        double ratio = s.measured / s.predicted;
-        if (ratio < 0.5 || ratio > 2) {
-          s.told = true;
-          LOG.info(
-              "[{}] {} delivers {} B/s, the plan predicted {} B/s: re-planning with the measured"
-                  + " rate",
-              id,
-              s.key,
-              Math.round(s.measured),
-              Math.round(s.predicted));
-        }
-      }
-    }
-  }
-
   /** A progress snapshot (files and bytes done, in flight). */
   synchronized DatasetProgress progress(double rate, double elapsed) {
-    int done = 0;
-    int failed = 0;
-    long bytesDone = 0;
-    long total = 0;
-    for (DatasetFileState st : states) {
-      if (st.size > 0) {
-        total += st.size;
-      }
-      if (DatasetFileState.FETCHED.equals(st.status)
-          || DatasetFileState.SKIPPED.equals(st.status)) {
-        done++;
-        bytesDone += Math.max(0, st.size);
-      } else if (DatasetFileState.FAILED.equals(st.status)) {
-        failed++;
-      }
-    }
-    for (DatasetTask t : running) {
-      if (states[t.file].status == null && !t.duplicate) {
-        bytesDone += t.received;
-      }
-    }
-    double eta = rate > 0 ? Math.max(0, total - bytesDone) / rate : Double.NaN;
-    return new DatasetProgress(
-        done, failed, states.length, bytesDone, total, rate, eta, running.size(), elapsed);
+    return DatasetEstimates.progress(states, running, rate, elapsed);
+  }
+
+  /** Folds recent bytes into every server's measured rate; says when one departs from the plan. */
+  synchronized void sample(long now) {
+    estimates.sample(id, now);
   }
 }

@@ -1,0 +1,128 @@
+package org.braid.coalloc;
+
+import java.util.Collection;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The dataset scheduler's estimates: each server's rate (predicted, then measured), when a new file
+ * would be complete on it, how long a running task still needs, and the job's progress. It reads
+ * the scheduler's servers and running tasks and is called only under the scheduler's lock.
+ */
+final class DatasetEstimates {
+  private static final Logger LOG = LoggerFactory.getLogger(DatasetScheduler.class);
+
+  private final Collection<DatasetServer> servers;
+  private final List<DatasetTask> running;
+
+  DatasetEstimates(Collection<DatasetServer> servers, List<DatasetTask> running) {
+    this.servers = servers;
+    this.running = running;
+  }
+
+  /** The rate of servers without prediction or measure: the mean of the known ones, or 10 MB/s. */
+  double fallbackRate() {
+    double sum = 0;
+    int n = 0;
+    for (DatasetServer s : servers) {
+      double r = s.rate(0);
+      if (r > 0) {
+        sum += r;
+        n++;
+      }
+    }
+    return n == 0 ? DatasetScheduler.UNKNOWN_RATE : sum / n;
+  }
+
+  /** Expected seconds until a new file of this size would be complete on the server. */
+  double completion(DatasetServer s, long size, double fallback) {
+    double rate = s.rate(fallback);
+    return s.latency + (backlog(s) + size) / rate;
+  }
+
+  /** Bytes still to come from the server for the running tasks (co-allocated ones by rate). */
+  private double backlog(DatasetServer s) {
+    double b = 0;
+    for (DatasetTask t : running) {
+      int k = t.servers.indexOf(s);
+      if (k < 0 || t.size < 0) {
+        continue;
+      }
+      double left = Math.max(0, t.size - t.received);
+      if (t.servers.size() == 1) {
+        b += left;
+      } else {
+        double sum = 0;
+        for (DatasetServer o : t.servers) {
+          sum += o.rate(DatasetScheduler.UNKNOWN_RATE);
+        }
+        b += left * s.rate(DatasetScheduler.UNKNOWN_RATE) / sum;
+      }
+    }
+    return b;
+  }
+
+  /** Seconds a single-server task still needs, by its own progress so far. */
+  static double secondsLeft(DatasetTask t, long now, double fallback) {
+    double elapsed = (now - t.startNanos) / 1e9;
+    long got = t.received;
+    DatasetServer s = t.servers.get(0);
+    if (got <= 0) {
+      double share = s.rate(fallback) / Math.max(1, s.running);
+      return Math.max(elapsed, t.size / share);
+    }
+    double since = t.firstByteNanos < 0 ? elapsed : (now - t.firstByteNanos) / 1e9;
+    double rate = got / Math.max(1e-3, since);
+    return (t.size - got) / rate;
+  }
+
+  /** Folds recent bytes into every server's measured rate; says when one departs from the plan. */
+  void sample(String id, long now) {
+    for (DatasetServer s : servers) {
+      s.sample(now);
+      if (!s.told && s.predicted > 0 && s.measuredEnough()) {
+        double ratio = s.measured / s.predicted;
+        if (ratio < 0.5 || ratio > 2) {
+          s.told = true;
+          LOG.info(
+              "[{}] {} delivers {} B/s, the plan predicted {} B/s: re-planning with the measured"
+                  + " rate",
+              id,
+              s.key,
+              Math.round(s.measured),
+              Math.round(s.predicted));
+        }
+      }
+    }
+  }
+
+  /** A progress snapshot (files and bytes done, in flight). */
+  static DatasetProgress progress(
+      DatasetFileState[] states, List<DatasetTask> running, double rate, double elapsed) {
+    int done = 0;
+    int failed = 0;
+    long bytesDone = 0;
+    long total = 0;
+    for (DatasetFileState st : states) {
+      if (st.size > 0) {
+        total += st.size;
+      }
+      if (DatasetFileState.FETCHED.equals(st.status)
+          || DatasetFileState.SKIPPED.equals(st.status)) {
+        done++;
+        bytesDone += Math.max(0, st.size);
+      } else if (DatasetFileState.FAILED.equals(st.status)) {
+        failed++;
+      }
+    }
+    for (DatasetTask t : running) {
+      if (states[t.file].status == null && !t.duplicate) {
+        bytesDone += t.received;
+      }
+    }
+    double eta = rate > 0 ? Math.max(0, total - bytesDone) / rate : Double.NaN;
+    return new DatasetProgress(
+        done, failed, states.length, bytesDone, total, rate, eta, running.size(), elapsed);
+  }
+}
