@@ -13,14 +13,9 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLSocket;
 import org.braid.coalloc.SourceException;
 import org.braid.coalloc.SourceOptions;
 import org.braid.coalloc.xrootd.Frame.Header;
@@ -41,8 +36,7 @@ final class Connection implements Closeable {
   /** How many kXR_wait answers one request may get before it fails. */
   static final int MAX_WAITS = 10;
 
-  private static final int STREAM = 1;
-  private static final int HANDSHAKE_MAGIC = 2012;
+  static final int STREAM = 1;
 
   final URI replica;
   final Target target;
@@ -51,7 +45,7 @@ final class Connection implements Closeable {
   /** When a {@link #callWithin} call must have its answer (System.nanoTime), 0 for none. */
   private long budgetEnd;
 
-  private Socket socket;
+  Socket socket;
   private DataInputStream in;
   private OutputStream out;
 
@@ -62,7 +56,11 @@ final class Connection implements Closeable {
     use(socket);
   }
 
-  private void use(Socket s) throws IOException {
+  OutputStream out() {
+    return out;
+  }
+
+  void use(Socket s) throws IOException {
     this.socket = s;
     this.in = new DataInputStream(s.getInputStream());
     this.out = s.getOutputStream();
@@ -84,8 +82,8 @@ final class Connection implements Closeable {
       s.setSoTimeout((int) o.stallTimeout().toMillis());
       s.setTcpNoDelay(true);
       Connection c = new Connection(replica, target, s, o.stallTimeout());
-      c.handshake(tls);
-      c.login();
+      Login.handshake(c, tls);
+      Login.run(c);
       return c;
     } catch (SourceException e) {
       s.close();
@@ -101,106 +99,6 @@ final class Connection implements Closeable {
       throw new SourceException.ConnectionException(
           replica, "connecting to " + target.server() + " failed: " + describe(e), e);
     }
-  }
-
-  /** The handshake and kXR_protocol, sent together; then TLS if the target needs it. */
-  private void handshake(Supplier<SSLContext> tls) throws IOException {
-    ByteBuffer hs = ByteBuffer.allocate(20).putInt(0).putInt(0).putInt(0).putInt(4);
-    hs.putInt(HANDSHAKE_MAGIC);
-    ByteBuffer p = Frame.params().putInt(Xrd.CLIENT_PROTOCOL);
-    if (target.tls()) {
-      p.put((byte) (Xrd.FLAG_ABLE_TLS | Xrd.FLAG_WANT_TLS)).put((byte) Xrd.EXPECT_LOGIN);
-    }
-    byte[] protocol = Frame.request(STREAM, Xrd.PROTOCOL, p.array(), new byte[0]);
-    out.write(concat(hs.array(), protocol));
-    out.flush();
-    Header h = Header.of(readN(Frame.RESPONSE_HEADER));
-    if (h.status() != 0 || h.length() != 8) {
-      throw protocolError("not an XRootD server (handshake answer " + h + ")");
-    }
-    int msgval = ByteBuffer.wrap(readN(8)).getInt(4);
-    if (msgval != 0 && msgval != 1) {
-      throw protocolError("not an XRootD server (handshake server type " + msgval + ")");
-    }
-    Response r = expect(Xrd.PROTOCOL, response(nextHeader()));
-    if (r.body().length < 8) {
-      throw protocolError("kXR_protocol answer of " + r.body().length + " bytes");
-    }
-    int flags = ByteBuffer.wrap(r.body()).getInt(4);
-    if (target.tls()) {
-      if ((flags & Xrd.GOTO_TLS) == 0) {
-        throw new SourceException(
-            replica,
-            target.server() + " does not offer TLS (roots:// needs xrd.tls on the server)",
-            false,
-            null);
-      }
-      startTls(tls.get());
-    }
-  }
-
-  private void startTls(SSLContext ctx) throws IOException {
-    SSLSocket ssl =
-        (SSLSocket)
-            ctx.getSocketFactory()
-                .createSocket(socket, target.host(), target.port(), /* autoClose= */ true);
-    SSLParameters params = ssl.getSSLParameters();
-    params.setEndpointIdentificationAlgorithm("HTTPS");
-    ssl.setSSLParameters(params);
-    ssl.startHandshake();
-    use(ssl);
-  }
-
-  private void login() throws IOException {
-    ByteBuffer p = Frame.params().putInt((int) ProcessHandle.current().pid());
-    p.put(username(System.getProperty("user.name", "braid")));
-    p.put((byte) 0).put((byte) 0).put((byte) Xrd.CAPVER_5);
-    Response r = expect(Xrd.LOGIN, call(Xrd.LOGIN, p.array(), new byte[0]));
-    if (r.body().length < 16) {
-      throw protocolError("kXR_login answer of " + r.body().length + " bytes, expected 16 or more");
-    }
-    String security = Frame.text(r.body(), 16);
-    if (!security.isEmpty()) {
-      authenticate(security);
-    }
-  }
-
-  /** kXR_auth with the first protocol the server offers that this client speaks. */
-  private void authenticate(String security) throws IOException {
-    List<String> offered = protocols(security);
-    String user = System.getProperty("user.name", "braid");
-    byte[] cred;
-    String type;
-    if (offered.contains("unix")) {
-      type = "unix";
-      cred = ("unix\0" + user + "\0").getBytes(StandardCharsets.UTF_8);
-    } else if (offered.contains("host")) {
-      type = "host";
-      cred = "host\0".getBytes(StandardCharsets.UTF_8);
-    } else {
-      throw new SourceException(
-          replica,
-          target.server()
-              + " requires XRootD authentication by "
-              + String.join(", ", offered)
-              + "; braid speaks only unix and host (or none)",
-          false,
-          null);
-    }
-    ByteBuffer p = Frame.params().position(12).put(type.getBytes(StandardCharsets.US_ASCII));
-    expect(Xrd.AUTH, call(Xrd.AUTH, p.array(), cred));
-  }
-
-  /** The protocol names of a login answer's security information ("&P=unix&P=gsi,v:1,..."). */
-  static List<String> protocols(String security) {
-    List<String> names = new ArrayList<>();
-    for (String part : security.split("&")) {
-      if (part.startsWith("P=")) {
-        int comma = part.indexOf(',');
-        names.add(part.substring(2, comma < 0 ? part.length() : comma));
-      }
-    }
-    return names;
   }
 
   /**
@@ -381,7 +279,7 @@ final class Connection implements Closeable {
     return new Response(h.status(), readN(h.length()));
   }
 
-  private Response expect(int request, Response r) throws SourceException {
+  Response expect(int request, Response r) throws SourceException {
     if (r.status() != Xrd.OK) {
       throw protocolError(
           Xrd.requestName(request) + " answered with status " + r.status() + ", expected kXR_ok");
@@ -461,21 +359,12 @@ final class Connection implements Closeable {
     }
   }
 
-  /** The login name field: 8 bytes, the user's name cut short and limited to safe characters. */
-  static byte[] username(String user) {
-    byte[] b = new byte[8];
-    String safe = user.replaceAll("[^A-Za-z0-9_.-]", "");
-    byte[] u = (safe.isEmpty() ? "braid" : safe).getBytes(StandardCharsets.US_ASCII);
-    System.arraycopy(u, 0, b, 0, Math.min(8, u.length));
-    return b;
-  }
-
   static String describe(IOException e) {
     String m = e.getMessage();
     return e.getClass().getSimpleName() + (m == null ? "" : ": " + m);
   }
 
-  private static byte[] concat(byte[] a, byte[] b) {
+  static byte[] concat(byte[] a, byte[] b) {
     byte[] c = new byte[a.length + b.length];
     System.arraycopy(a, 0, c, 0, a.length);
     System.arraycopy(b, 0, c, a.length, b.length);
