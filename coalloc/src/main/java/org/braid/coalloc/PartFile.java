@@ -1,12 +1,9 @@
 package org.braid.coalloc;
 
-import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -25,8 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.Adler32;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The output being written: {@code OUT.part}, preallocated to the full size and written with
@@ -35,12 +30,6 @@ import org.slf4j.LoggerFactory;
  * (FileChannel positional writes); checkpoints are serialised.
  */
 final class PartFile implements Closeable {
-  private static final Logger LOG = LoggerFactory.getLogger(PartFile.class);
-  private static final String MAGIC = "braid-ctl 1";
-
-  /** A control file larger than this is not read (it would be damaged or planted). */
-  private static final long MAX_CONTROL = 64L << 20;
-
   /** Room kept free for the control file beside the data. */
   private static final long CONTROL_RESERVE = 1L << 20;
 
@@ -52,7 +41,7 @@ final class PartFile implements Closeable {
   final Path tmp;
 
   private final long size;
-  private final Map<URI, Validators> validators;
+  private final ControlFile control;
   private final FileChannel ch;
   private final RangeSet resumed;
 
@@ -63,8 +52,8 @@ final class PartFile implements Closeable {
     this.ctl = out.resolveSibling(out.getFileName() + ".braid-ctl");
     this.tmp = ctl.resolveSibling(ctl.getFileName() + ".tmp");
     this.size = size;
-    this.validators = new LinkedHashMap<>(validators);
-    RangeSet prior = resume ? readControl() : null;
+    this.control = new ControlFile(ctl, part, size, new LinkedHashMap<>(validators));
+    RangeSet prior = resume ? control.read() : null;
     boolean fresh = prior == null;
     if (fresh) {
       // deleting a symbolic link removes the link, never its target
@@ -167,7 +156,7 @@ final class PartFile implements Closeable {
                       StandardOpenOption.WRITE,
                       LinkOption.NOFOLLOW_LINKS),
                   StandardCharsets.UTF_8))) {
-        writeControl(w, committed);
+        control.write(w, committed);
       }
       try {
         Files.move(tmp, ctl, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -182,104 +171,6 @@ final class PartFile implements Closeable {
       }
       throw e;
     }
-  }
-
-  private void writeControl(BufferedWriter w, RangeSet committed) throws IOException {
-    w.write(MAGIC + "\n");
-    w.write("size\t" + size + "\n");
-    for (Map.Entry<URI, Validators> e : validators.entrySet()) {
-      w.write(
-          "replica\t"
-              + e.getKey()
-              + "\t"
-              + dash(e.getValue().etag())
-              + "\t"
-              + dash(e.getValue().lastModified())
-              + "\n");
-    }
-    for (ByteRange r : committed.list()) {
-      w.write("done\t" + r.start() + "\t" + r.end() + "\n");
-    }
-  }
-
-  private static String dash(String s) {
-    return s == null ? "-" : s.replace('\t', ' ').replace('\n', ' ');
-  }
-
-  private RangeSet readControl() throws IOException {
-    if (!Files.isRegularFile(ctl, LinkOption.NOFOLLOW_LINKS)
-        || !Files.isRegularFile(part, LinkOption.NOFOLLOW_LINKS)) {
-      // missing, or something else at their names (a link is never followed): start over
-      return null;
-    }
-    if (Files.size(ctl) > MAX_CONTROL) {
-      LOG.warn("{}: larger than {} bytes, starting over", ctl, MAX_CONTROL);
-      return null;
-    }
-    List<String> lines;
-    try (BufferedReader r =
-        new BufferedReader(
-            new InputStreamReader(
-                Files.newInputStream(ctl, LinkOption.NOFOLLOW_LINKS), StandardCharsets.UTF_8))) {
-      lines = r.lines().toList();
-    } catch (UncheckedIOException e) {
-      LOG.warn("{}: unreadable ({}), starting over", ctl, e.getMessage());
-      return null;
-    }
-    if (lines.isEmpty() || !lines.get(0).equals(MAGIC)) {
-      LOG.warn("{}: not a braid control file, starting over", ctl);
-      return null;
-    }
-    RangeSet done = new RangeSet();
-    boolean common = false;
-    try {
-      for (String line : lines.subList(1, lines.size())) {
-        String[] f = line.split("\t", -1);
-        switch (f[0]) {
-          case "size":
-            if (Long.parseLong(f[1]) != size) {
-              LOG.warn("{}: file size changed from {} to {}, starting over", ctl, f[1], size);
-              return null;
-            }
-            break;
-          case "replica":
-            Validators now = validators.get(URI.create(f[1]));
-            Validators then = new Validators(size, undash(f[2]), undash(f[3]));
-            if (now != null && !now.sameVersion(then)) {
-              LOG.warn("{}: {} now serves a different version, starting over", ctl, f[1]);
-              return null;
-            }
-            common |= now != null;
-            break;
-          case "done":
-            long s = Long.parseLong(f[1]);
-            long e = Long.parseLong(f[2]);
-            if (s < 0 || e > size || s > e) {
-              throw new NumberFormatException("range " + s + "-" + e + " outside 0-" + size);
-            }
-            done.add(s, e);
-            break;
-          default:
-            break;
-        }
-      }
-    } catch (RuntimeException e) {
-      LOG.warn("{}: damaged control file ({}), starting over", ctl, e.getMessage());
-      return null;
-    }
-    if (!common) {
-      LOG.warn("{}: written from other replicas than these, starting over", ctl);
-      return null;
-    }
-    if (Files.size(part) != size) {
-      LOG.warn("{}: part file has the wrong size, starting over", part);
-      return null;
-    }
-    return done;
-  }
-
-  private static String undash(String s) {
-    return s.equals("-") ? null : s;
   }
 
   /**
