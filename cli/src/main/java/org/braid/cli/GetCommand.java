@@ -270,7 +270,7 @@ public final class GetCommand implements Callable<Integer>, OneLineErrors.Report
             .pieces(pieces)
             .resume(!noResume)
             .journal(noJournal ? null : journal != null ? journal : Download.defaultJournal());
-    transfer.apply(b, so);
+    transfer.apply(b);
     b.sourceOptions(so.build());
     long declared = fromCatalog ? in.file().size() : -1;
     if (declared >= 0) {
@@ -313,7 +313,9 @@ public final class GetCommand implements Callable<Integer>, OneLineErrors.Report
   }
 
   private SourceOptions.Builder sourceOptionsBuilder() throws IOException {
-    return connection.builder();
+    SourceOptions.Builder so = connection.builder();
+    transfer.headers(so);
+    return so;
   }
 
   /** Runs the download with progress on a terminal and Ctrl-C cancelling it. */

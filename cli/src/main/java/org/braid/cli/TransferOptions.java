@@ -62,8 +62,11 @@ final class TransferOptions {
               + " repeatable.")
   List<String> headers = new ArrayList<>();
 
-  /** Applies the options; throws IllegalArgumentException naming a bad one. */
-  void apply(Download.Builder d, SourceOptions.Builder so) {
+  /**
+   * Applies the guards of one download (tries, low-speed and rate limits, Retry-After); throws
+   * IllegalArgumentException naming a bad one.
+   */
+  void apply(Download.Builder d) {
     d.maxTries(maxTries);
     long low = lowSpeedLimit.trim().equals("0") ? 0 : (long) Units.rate(lowSpeedLimit);
     d.lowSpeedLimit(low, GetCommand.seconds(lowSpeedTime, "--low-speed-time"));
@@ -75,6 +78,13 @@ final class TransferOptions {
           "--max-retry-after must be in [0, 86400] seconds: " + maxRetryAfter);
     }
     d.maxRetryAfter(Duration.ofMillis((long) (maxRetryAfter * 1000)));
+  }
+
+  /**
+   * Adds the {@code --header} options (one file or a dataset); throws IllegalArgumentException
+   * naming a bad one.
+   */
+  void headers(SourceOptions.Builder so) {
     for (String h : headers) {
       int c = h.indexOf(':');
       if (c < 1) {

@@ -197,6 +197,12 @@ class DatasetGetTest {
     Run j = run("get", "-d", out.toString(), "-r", "-j", "5000", a.toString());
     assertEquals(2, j.code());
     assertTrue(j.err().contains("-j must be in 1..1024"), j.err());
+    for (String[] guard :
+        new String[][] {{"--limit-rate", "1M"}, {"-Y", "10"}, {"--max-tries", "2"}}) {
+      Run g = run("get", "-d", out.toString(), "-r", guard[0], guard[1], a.toString());
+      assertEquals(2, g.code(), g.err());
+      assertTrue(g.err().contains("is for one file (-o)"), g.err());
+    }
     Run neither = run("get", a.toString());
     assertEquals(2, neither.code());
     assertTrue(neither.err().startsWith("braid: give -o FILE"), neither.err());
