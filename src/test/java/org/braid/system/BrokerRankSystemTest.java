@@ -67,21 +67,26 @@ class BrokerRankSystemTest {
       long bytes = 5_000_000 + rnd.nextInt(20_000_000);
       Instant s = t0.plusSeconds(i * 120L);
       Instant e = s.plusNanos((long) (bytes / (20e6 * (0.9 + 0.2 * rnd.nextDouble())) * 1e9));
-      gftp.append("DATE=")
-          .append(GFTP.format(e))
-          .append(" HOST=fast PROG=globus-gridftp-server NL.EVNT=FTP_INFO START=")
-          .append(GFTP.format(s))
-          .append(" USER=anonymous FILE=/data/f")
-          .append(i)
-          .append(".bin BUFFER=131072 BLOCK=262144 NBYTES=")
-          .append(bytes)
-          .append(" VOLUME=/ STREAMS=1 STRIPES=1 DEST=[10.1.2.3] TYPE=RETR CODE=226 TASKID=none\n");
+      gftp.append(gridftp(s, e, bytes, i));
       mid.append(nginx(s, bytes, 8e6 * (0.9 + 0.2 * rnd.nextDouble()), "10.0.0.82:80"));
       slow.append(nginx(s, bytes, 3e6 * (0.9 + 0.2 * rnd.nextDouble()), "10.0.0.83:80"));
     }
     fastProvider = provider("fast", gftp.toString(), LogFormat.GRIDFTP);
     midProvider = provider("mid", mid.toString(), LogFormat.NGINX);
     slowProvider = provider("slow", slow.toString(), LogFormat.NGINX);
+  }
+
+  /** A globus-gridftp-server transfer-log line: file /data/fI of BYTES retrieved from S to E. */
+  static String gridftp(Instant s, Instant e, long bytes, int i) {
+    return "DATE="
+        + GFTP.format(e)
+        + " HOST=fast PROG=globus-gridftp-server NL.EVNT=FTP_INFO START="
+        + GFTP.format(s)
+        + " USER=anonymous FILE=/data/f"
+        + i
+        + ".bin BUFFER=131072 BLOCK=262144 NBYTES="
+        + bytes
+        + " VOLUME=/ STREAMS=1 STRIPES=1 DEST=[10.1.2.3] TYPE=RETR CODE=226 TASKID=none\n";
   }
 
   static String nginx(Instant start, long bytes, double rate, String server) {

@@ -14,12 +14,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -47,9 +44,6 @@ import org.junit.jupiter.api.io.TempDir;
  * same order, same predicted rates, same sources.
  */
 class DirectorySystemTest {
-
-  static final DateTimeFormatter GFTP =
-      DateTimeFormatter.ofPattern("yyyyMMddHHmmss.SSSSSS", Locale.ROOT).withZone(ZoneOffset.UTC);
 
   static final String FAST = "gsiftp://127.0.0.1:2811/data/run42.h5";
   static final String MID = "http://127.0.0.1:18082/data/run42.h5";
@@ -84,15 +78,7 @@ class DirectorySystemTest {
       long bytes = 5_000_000 + rnd.nextInt(20_000_000);
       Instant s = t0.plusSeconds(i * 120L);
       Instant e = s.plusNanos((long) (bytes / (20e6 * (0.9 + 0.2 * rnd.nextDouble())) * 1e9));
-      gftp.append("DATE=")
-          .append(GFTP.format(e))
-          .append(" HOST=fast PROG=globus-gridftp-server NL.EVNT=FTP_INFO START=")
-          .append(GFTP.format(s))
-          .append(" USER=anonymous FILE=/data/f")
-          .append(i)
-          .append(".bin BUFFER=131072 BLOCK=262144 NBYTES=")
-          .append(bytes)
-          .append(" VOLUME=/ STREAMS=1 STRIPES=1 DEST=[10.1.2.3] TYPE=RETR CODE=226 TASKID=none\n");
+      gftp.append(BrokerRankSystemTest.gridftp(s, e, bytes, i));
       mid.append(BrokerRankSystemTest.nginx(s, bytes, 8e6 * (0.9 + 0.2 * rnd.nextDouble()), "m"));
       slow.append(BrokerRankSystemTest.nginx(s, bytes, 3e6 * (0.9 + 0.2 * rnd.nextDouble()), "s"));
     }
