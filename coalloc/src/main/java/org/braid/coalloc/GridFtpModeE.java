@@ -58,6 +58,7 @@ final class GridFtpModeE {
       StreamTuner tuner,
       int buffer)
       throws IOException {
+    long t0 = System.nanoTime();
     try {
       ModeEChannels ch = setUp(owner, s, tuner, buffer);
       int streams = tuner.streams();
@@ -77,12 +78,27 @@ final class GridFtpModeE {
       if (r.code() != 150 && r.code() != 125) {
         throw refused(owner, r, "ERET");
       }
+      long answered = System.nanoTime();
       int window = Math.max(ModeEChannels.MIN_WINDOW, streams * 2 * (256 << 10));
       ModeEBody.Ending ending =
           new ModeEBody.Ending() {
             @Override
             public void complete() throws IOException {
+              long data = System.nanoTime();
               finish(owner, s, "ERET");
+              if (LOG.isDebugEnabled()) {
+                LOG.debug(
+                    "{}: range {}+{} over {} streams: set up and ERET answered in {} ms (of which"
+                        + " set-up {} ms), data in {} ms, final reply {} ms later",
+                    owner.uri(),
+                    offset,
+                    length,
+                    streams,
+                    (answered - t0) / 1_000_000,
+                    (start - t0) / 1_000_000,
+                    (data - answered) / 1_000_000,
+                    (System.nanoTime() - data) / 1_000_000);
+              }
               tuner.record(streams, length, System.nanoTime() - start);
               owner.release(s, true);
             }

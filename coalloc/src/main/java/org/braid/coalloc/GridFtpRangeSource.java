@@ -88,7 +88,9 @@ public final class GridFtpRangeSource implements RangeSource {
 
   @Override
   public Validators probe() throws IOException {
+    long t0 = System.nanoTime();
     FtpSession s = take();
+    long t1 = System.nanoTime();
     boolean ok = false;
     try {
       FtpSession.Reply size = s.command("SIZE " + path);
@@ -112,6 +114,11 @@ public final class GridFtpRangeSource implements RangeSource {
         v = v.withChecksums(List.of(sum));
       }
       probed = v;
+      LOG.debug(
+          "{}: probe: logged in after {} ms, SIZE, MDTM and CKSM answered {} ms later",
+          uri,
+          (t1 - t0) / 1_000_000,
+          (System.nanoTime() - t1) / 1_000_000);
       return v;
     } finally {
       release(s, ok);

@@ -77,6 +77,36 @@ class GridFtpModeETest {
     assertEquals(List.of(4, 4), server.connectionsPerTransfer());
   }
 
+  /** Reads exactly {@code n} bytes and stops, as the fetch loop does (no read for the end). */
+  private static byte[] readExactly(ReadableByteChannel ch, int n) throws IOException {
+    ByteBuffer b = ByteBuffer.allocate(n);
+    while (b.hasRemaining()) {
+      if (ch.read(b) < 0) {
+        break;
+      }
+    }
+    return b.array();
+  }
+
+  @Test
+  void open_rangeReadToItsLastByteOnly_keepsTheSessionAndDataConnections() throws IOException {
+    try (GridFtpRangeSource s = source(4)) {
+      for (int i = 0; i < 3; i++) {
+        try (ReadableByteChannel ch = s.open(i * 90_000L, 90_000)) {
+          assertArrayEquals(
+              Arrays.copyOfRange(file, i * 90_000, (i + 1) * 90_000), readExactly(ch, 90_000));
+          assertTrue(!ch.isOpen(), "the range completes with its last byte");
+        }
+      }
+    }
+    List<String> c = server.commands();
+    // one login and one data channel set-up for the three ranges
+    assertEquals(1, c.stream().filter(x -> x.startsWith("USER")).count(), c.toString());
+    assertEquals(1, c.stream().filter(x -> x.startsWith("PORT")).count(), c.toString());
+    assertEquals(3, c.stream().filter(x -> x.startsWith("ERET")).count(), c.toString());
+    assertEquals(List.of(4, 4, 4), server.connectionsPerTransfer());
+  }
+
   @Test
   void open_serverRefusesModeE_readsInStreamMode() throws IOException {
     server.fault(ScriptedModeEServer.Fault.REFUSE_MODE_E);

@@ -9,6 +9,8 @@ import org.braid.coalloc.SourceException;
 import org.braid.coalloc.SourceOptions;
 import org.braid.coalloc.Validators;
 import org.braid.coalloc.xrootd.Frame.Response;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A connection with the replica's file open for reading (kXR_open with kXR_retstat), found by
@@ -16,6 +18,8 @@ import org.braid.coalloc.xrootd.Frame.Response;
  * kXR_close. Used by one thread at a time.
  */
 final class Session {
+  private static final Logger LOG = LoggerFactory.getLogger(XrootdRangeSource.class);
+
   /** How many redirects opening a file may follow. */
   static final int MAX_REDIRECTS = 8;
 
@@ -38,7 +42,9 @@ final class Session {
       throws IOException {
     Target t = first;
     for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      long t0 = System.nanoTime();
       Connection c = Connection.open(replica, t, o, tls);
+      long t1 = System.nanoTime();
       try {
         ByteBuffer p = Frame.params().putShort((short) 0);
         p.putShort((short) (Xrd.OPEN_READ | Xrd.OPEN_RETSTAT));
@@ -54,6 +60,12 @@ final class Session {
         byte[] handle = new byte[4];
         System.arraycopy(r.body(), 0, handle, 0, 4);
         String stat = r.body().length > 12 ? Frame.text(r.body(), 12) : stat(c, handle);
+        LOG.debug(
+            "{}: connected and logged in to {} in {} ms, file open {} ms later",
+            replica,
+            t.server(),
+            (t1 - t0) / 1_000_000,
+            (System.nanoTime() - t1) / 1_000_000);
         return new Session(c, handle, validators(c, stat));
       } catch (IOException | RuntimeException e) {
         c.close();

@@ -68,7 +68,9 @@ public final class XrootdRangeSource implements RangeSource {
 
   @Override
   public Validators probe() throws IOException {
+    long t0 = System.nanoTime();
     Session s = take();
+    long t1 = System.nanoTime();
     Validators v = s.validators;
     boolean ok = false;
     try {
@@ -90,6 +92,11 @@ public final class XrootdRangeSource implements RangeSource {
     } finally {
       release(s, ok);
     }
+    LOG.debug(
+        "{}: probe: session after {} ms, checksum query {} ms more",
+        uri,
+        (t1 - t0) / 1_000_000,
+        (System.nanoTime() - t1) / 1_000_000);
     probed = v;
     return v;
   }
