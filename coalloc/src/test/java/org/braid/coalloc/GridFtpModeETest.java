@@ -108,6 +108,48 @@ class GridFtpModeETest {
   }
 
   @Test
+  void probeThenRanges_oneRoundTripForTheProbeAndOneForEachRange() throws IOException {
+    try (GridFtpRangeSource s = source(4)) {
+      assertEquals(SIZE, s.probe().size());
+      for (int i = 0; i < 2; i++) {
+        try (ReadableByteChannel ch = s.open(i * 90_000L, 90_000)) {
+          assertArrayEquals(
+              Arrays.copyOfRange(file, i * 90_000, (i + 1) * 90_000), readExactly(ch, 90_000));
+        }
+      }
+    }
+    List<String> c = server.commands();
+    String port = c.stream().filter(x -> x.startsWith("PORT ")).findFirst().orElseThrow();
+    assertEquals(
+        List.of(
+            "USER anonymous",
+            "PASS braid@",
+            "TYPE I",
+            "SIZE /data.bin",
+            "MDTM /data.bin",
+            "CKSM adler32 0 -1 /data.bin",
+            "MODE E",
+            "SBUF 1048576",
+            "OPTS RETR Parallelism=4,4,4;",
+            port,
+            "ERET P 0 90000 /data.bin",
+            "ERET P 90000 90000 /data.bin"),
+        c);
+    // login, SIZE, MDTM, CKSM and the set-up in one round trip; then one ERET each
+    assertEquals(3, server.batches(), c.toString());
+  }
+
+  @Test
+  void open_newSession_logsInSetsUpAndRetrievesInOneRoundTrip() throws IOException {
+    try (GridFtpRangeSource s = source(2);
+        ReadableByteChannel ch = s.open(1000, 5000)) {
+      assertArrayEquals(Arrays.copyOfRange(file, 1000, 6000), readExactly(ch, 5000));
+    }
+    assertEquals(1, server.batches(), server.commands().toString());
+    assertEquals("ERET P 1000 5000 /data.bin", server.commands().get(server.commands().size() - 1));
+  }
+
+  @Test
   void open_serverRefusesModeE_readsInStreamMode() throws IOException {
     server.fault(ScriptedModeEServer.Fault.REFUSE_MODE_E);
     try (GridFtpRangeSource s = source(4)) {

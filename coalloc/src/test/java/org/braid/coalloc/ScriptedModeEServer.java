@@ -42,6 +42,7 @@ final class ScriptedModeEServer implements Closeable {
   private final List<String> commands = new CopyOnWriteArrayList<>();
   private final List<Integer> connectionsPerTransfer = new CopyOnWriteArrayList<>();
   private volatile Fault fault = Fault.NONE;
+  private volatile int batches;
 
   ScriptedModeEServer(byte[] file) throws IOException {
     this.file = file;
@@ -61,6 +62,14 @@ final class ScriptedModeEServer implements Closeable {
 
   List<String> commands() {
     return commands;
+  }
+
+  /**
+   * How many times the server had answered everything and waited for the client's next command: the
+   * client's round trips (commands sent together count once).
+   */
+  int batches() {
+    return batches;
   }
 
   /** How many data connections carried each transfer, in order. */
@@ -88,6 +97,9 @@ final class ScriptedModeEServer implements Closeable {
     List<Socket> data = new ArrayList<>();
     try {
       for (String line; (line = in.readLine()) != null; ) {
+        if (!in.ready()) {
+          batches++;
+        }
         commands.add(line);
         String verb = line.split(" ", 2)[0].toUpperCase(java.util.Locale.ROOT);
         switch (verb) {
