@@ -131,6 +131,9 @@ final class RangeBody implements ReadableByteChannel {
       sendRead();
     }
     Header h = c.nextHeader();
+    if (h.streamId() != Connection.STREAM) {
+      throw c.protocolError("answer for stream " + h.streamId() + " during a read");
+    }
     switch (h.status()) {
       case Xrd.OKSOFAR:
       case Xrd.OK:
