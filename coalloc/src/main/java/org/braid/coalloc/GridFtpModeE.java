@@ -66,7 +66,7 @@ final class GridFtpModeE {
       s.send("ERET P " + offset + " " + length + " " + path);
       s.flush();
       long start = System.nanoTime();
-      ModeEChannels ch = confirmSetUp(owner, s, tuner, start);
+      ModeEChannels ch = confirmSetUp(owner, s, tuner, start, /* last= */ false);
       FtpSession.Reply r = s.read();
       if (r.code() == 500 || r.code() == 502 || r.code() == 504) {
         throw new Unsupported("ERET refused: " + r);
@@ -154,25 +154,41 @@ final class GridFtpModeE {
    * @throws Unsupported if the server refuses MODE E
    * @throws SourceException if it refuses the parallelism or PORT
    */
-  static ModeEChannels confirmSetUp(Owner owner, FtpSession s, StreamTuner tuner, long sentNanos)
+  static ModeEChannels confirmSetUp(
+      Owner owner, FtpSession s, StreamTuner tuner, long sentNanos, boolean last)
       throws IOException {
     ModeEChannels ch = s.modeE;
     boolean first = true;
+    FtpSession.Reply sbufRefused = null;
+    String buffer = null;
     for (String c; (c = ch.unconfirmed.poll()) != null; ) {
       FtpSession.Reply r = s.read();
-      if (first) {
+      if (first && sentNanos != 0) {
         tuner.roundTrip(System.nanoTime() - sentNanos);
         first = false;
       }
       if (c.equals("MODE E") && r.code() != 200) {
         throw new Unsupported("MODE E refused: " + r);
       } else if (c.startsWith("SBUF") && r.code() != 200) {
-        LOG.debug("{}: the server sets no TCP buffer ({}): {}", owner.uri(), c, r);
+        sbufRefused = r;
+        buffer = c.substring(5);
       } else if (!c.equals("MODE E") && !c.startsWith("SBUF")) {
         expect(owner, r, 200, c);
       }
     }
+    if (sbufRefused != null) {
+      retrBufSize(owner, s, buffer, sbufRefused, last);
+    }
     return ch;
+  }
+
+  private static void retrBufSize(
+      Owner owner, FtpSession s, String bytes, FtpSession.Reply refused, boolean canAsk)
+      throws IOException {
+    FtpSession.Reply r = canAsk ? s.command("SITE RETRBUFSIZE " + bytes) : refused;
+    if (r.code() != 200) {
+      LOG.debug("{}: the server sets no TCP buffer of {} bytes: {}", owner.uri(), bytes, r);
+    }
   }
 
   /** Reads the final reply of a transfer, skipping restart and performance markers. */

@@ -101,9 +101,11 @@ public final class GridFtpRangeSource implements RangeSource {
       if (modeE) {
         GridFtpModeE.queueSetUp(s, tuner.streams(), options.tcpBuffer());
       }
+      long sent = System.nanoTime();
       s.flush();
       FtpSession.Reply size = s.read();
       long t1 = System.nanoTime();
+      tuner.roundTrip(t1 - sent); // the server answers SIZE at once; CKSM may take long
       if (size.code() != 213) {
         throw fail(size, "SIZE");
       }
@@ -121,7 +123,7 @@ public final class GridFtpRangeSource implements RangeSource {
         v = v.withChecksums(List.of(sum));
       }
       if (ok && modeE) {
-        ok = confirmSetUp(s, t1);
+        ok = confirmSetUp(s);
       }
       probed = v;
       LOG.debug(
@@ -136,9 +138,9 @@ public final class GridFtpRangeSource implements RangeSource {
   }
 
   /** Reads the probe's MODE E set-up replies; false if the session is not usable. */
-  private boolean confirmSetUp(FtpSession s, long sentNanos) throws IOException {
+  private boolean confirmSetUp(FtpSession s) throws IOException {
     try {
-      GridFtpModeE.confirmSetUp(owner, s, tuner, sentNanos);
+      GridFtpModeE.confirmSetUp(owner, s, tuner, 0, /* last= */ true);
       return true;
     } catch (GridFtpModeE.Unsupported e) {
       LOG.info("{}: {}; reading in stream mode over one connection", uri, e.getMessage());

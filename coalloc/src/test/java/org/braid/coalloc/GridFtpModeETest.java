@@ -150,6 +150,22 @@ class GridFtpModeETest {
   }
 
   @Test
+  void probe_sbufRefused_asksSiteRetrbufsizeAndTheRangeStillWorks() throws IOException {
+    server.fault(ScriptedModeEServer.Fault.REFUSE_SBUF);
+    try (GridFtpRangeSource s = source(2)) {
+      s.probe();
+      try (ReadableByteChannel ch = s.open(0, 1000)) {
+        assertArrayEquals(Arrays.copyOf(file, 1000), readExactly(ch, 1000));
+      }
+    }
+    List<String> c = server.commands();
+    int port = c.indexOf(c.stream().filter(x -> x.startsWith("PORT ")).findFirst().orElseThrow());
+    assertEquals("SITE RETRBUFSIZE 1048576", c.get(port + 1), c.toString());
+    assertEquals("ERET P 0 1000 /data.bin", c.get(port + 2), c.toString());
+    assertEquals(1, c.stream().filter(x -> x.startsWith("USER")).count(), c.toString());
+  }
+
+  @Test
   void open_serverRefusesModeE_readsInStreamMode() throws IOException {
     server.fault(ScriptedModeEServer.Fault.REFUSE_MODE_E);
     try (GridFtpRangeSource s = source(4)) {

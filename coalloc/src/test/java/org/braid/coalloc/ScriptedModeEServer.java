@@ -31,6 +31,7 @@ final class ScriptedModeEServer implements Closeable {
     WRONG_EOD_COUNT,
     CLOSE_MID_BLOCK,
     REFUSE_MODE_E,
+    REFUSE_SBUF,
     OVERLAPPING_BLOCKS
   }
 
@@ -104,7 +105,8 @@ final class ScriptedModeEServer implements Closeable {
         String verb = line.split(" ", 2)[0].toUpperCase(java.util.Locale.ROOT);
         switch (verb) {
           case "USER" -> reply(out, "230 welcome");
-          case "TYPE", "SBUF" -> reply(out, "200 ok");
+          case "TYPE", "SITE" -> reply(out, "200 ok");
+          case "SBUF" -> reply(out, fault == Fault.REFUSE_SBUF ? "500 unknown SBUF" : "200 ok");
           case "SIZE" -> reply(out, "213 " + file.length);
           case "MDTM" -> reply(out, "213 20261124000000");
           case "MODE" -> reply(out, fault == Fault.REFUSE_MODE_E ? "504 no" : "200 ok");
