@@ -122,7 +122,7 @@ final class DatasetGet {
                     ? null
                     : get.journal != null ? get.journal : Download.defaultJournal());
     if (opts.clientCapacity != null) {
-      bb.clientCapacity(Units.rate(opts.clientCapacity));
+      bb.clientCapacity(opts.clientCapacityRate());
     }
     try (Broker broker = bb.build()) {
       return DatasetPlan.of(in, broker, get.requirements);
