@@ -335,6 +335,37 @@ final class BlockScheduler implements Leases {
     flows.stop(r, pool, "error: replica dropped: " + reason);
   }
 
+  /**
+   * Drops a replica that has not fetched yet (its probe answer, which came after the download
+   * started, rules it out): the first leases made for its requests are ended without counting a
+   * failure, and their ranges go back to the pool.
+   */
+  void dropLate(Replica r, String reason) {
+    lock.locked(
+        () -> {
+          for (Flow f : flows.all()) {
+            Lease l = firstLeases[f.id];
+            if (f.replica == r && l != null) {
+              l.cancelReason = "error: replica dropped: " + reason;
+              releaseLocked(l);
+            }
+          }
+          if (!r.dropped) {
+            drop(r, reason);
+          }
+          changed.signalAll();
+        });
+  }
+
+  /**
+   * Marks a replica that answered the probe after the download started as one that sends only the
+   * whole file: it is asked for the rest from the first free byte once no replica that serves
+   * ranges is left ({@link Assigner}).
+   */
+  void joinWholeFile(Replica r) {
+    lock.update(() -> r.wholeFile = true);
+  }
+
   private void checkAllDropped() {
     if (!finished() && health.allDropped()) {
       failure = new DownloadException(health.allDroppedMessage(), null, health.allDroppedKind());
