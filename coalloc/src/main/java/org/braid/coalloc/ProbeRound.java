@@ -50,8 +50,12 @@ final class ProbeRound {
       Thread t =
           new Thread(
               () -> {
-                round.answers.set(k, ask(sources.get(k), r, guards, until));
+                Prober.Answer a = ask(sources.get(k), r, guards, until);
+                round.answers.set(k, a);
                 round.arrived.add(k);
+                if (a.data() instanceof FirstData d) {
+                  d.fill();
+                }
               },
               "braid-" + id + "-probe" + i);
       t.setDaemon(true);
@@ -137,7 +141,10 @@ final class ProbeRound {
             return new Prober.Answer(source.probe(), null);
           }
           RangeSource.First f = source.openFirst(first.start(), first.length());
-          return new Prober.Answer(f.validators(), null, f.data());
+          return new Prober.Answer(
+              f.validators(),
+              null,
+              f.data() == null ? null : new FirstData(f.data(), (int) first.length()));
         } catch (SourceException e) {
           Duration wait = e.retryAfter();
           if (!e.retryable()
