@@ -92,6 +92,24 @@ final class BlockScheduler implements Leases {
   }
 
   /**
+   * Lets the end game cut and split the first leases like any other (for flows that do not
+   * pipeline: a request that asked for more than its block keeps is ended at the new end, as every
+   * sequential request is), instead of treating their whole range as asked for ahead.
+   */
+  void firstLeasesCuttable() {
+    lock.locked(
+        () -> {
+          for (Lease l : firstLeases) {
+            if (l != null) {
+              synchronized (l.block) {
+                l.sent = l.from;
+              }
+            }
+          }
+        });
+  }
+
+  /**
    * Pieces all of whose bytes are written (in finished blocks or the written prefix of running
    * ones) but which are neither verified nor being checked; each is handed out once, until {@link
    * #pieceVerified} or {@link #pieceBad} reports on it.

@@ -86,7 +86,9 @@ final class Engine {
     boolean resuming = spec.resume() && Files.exists(PartFile.controlPath(spec.output()));
     // the probe folded into each replica's first data request, except for pipelined flows
     boolean fold = !spec.options().pipelining() && !resuming;
-    boolean early = fold;
+    // and starts before every replica answered only with the default scheme, which shares the
+    // file among whichever replicas are fetching (a fixed plan would wait for one still silent)
+    boolean early = fold && spec.scheme().name().equals(Scheme.adaptive().name());
     List<ByteRange> first = fold ? foldRanges(sources.size()) : null;
     ProbeRound round =
         ProbeRound.start(id, sources, first, spec.options().probeTimeout(), spec.guards());
@@ -121,6 +123,9 @@ final class Engine {
             "[{}] resuming {}: {} of {} bytes already verified", id, spec.output(), resumed, size);
       }
       BlockScheduler s = schedule(probed, kept, flowRanges(first, answers));
+      if (fold) {
+        s.firstLeasesCuttable();
+      }
       Instant start = spec.clock().instant();
       Journal j = spec.journal() == null ? null : new Journal(spec.journal(), id);
       JournalFeed journal = new JournalFeed(id, j, size, start);
