@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -31,13 +32,14 @@ import org.slf4j.LoggerFactory;
  * Issue 16's learning loop, for real: three local mirrors throttled at 8, 4 and 2 MB/s (the demo's
  * token-bucket mirror, shared by all connections of a mirror), {@code braid get} from all three
  * three times, then {@code braid rank --plan} from that journal alone: every forecast within 15% of
- * what the replica delivered (the median over the downloads of the rate each download's own report
- * measured, not the journal) and never above 1.15 times what the mirror served (measured at the
- * mirror, {@link MirrorMeter}), the order right, the plan all three; the next {@code braid get
- * --metalink} downloads from the plan's replicas, the fastest delivering the most, faster than the
- * fastest alone. Then the fastest mirror slows to 1 MB/s: within three downloads the ranking puts
- * it last. On a quiet machine the rates are the throttles'; on a loaded one both fall short of them
- * and the forecasts must follow what the mirrors really deliver.
+ * the mirror's throttle, the order right, and the plan the throttles call for (shares within 15% of
+ * 4/7, 2/7 and 1/7); {@code braid get --metalink} then uses that plan (its replicas and rates) and
+ * each mirror delivers about its true share, faster than the fastest alone. Then the fastest mirror
+ * slows to 1 MB/s: within three downloads the ranking puts it last, forecast within 15% of 1 MB/s.
+ *
+ * <p>The mirrors answer without Nagle's algorithm, as nginx does (the module's surefire sets {@code
+ * sun.net.httpserver.nodelay}): with it, each response on a kept-alive connection waited ~40 ms for
+ * the client's delayed ACK, and the mirror really delivered less than its throttle.
  */
 class LearningLoopSystemTest {
 
@@ -103,7 +105,9 @@ class LearningLoopSystemTest {
     Files.write(file, data);
     StringBuilder urls = new StringBuilder();
     for (double r : RATES) {
-      Mirror m = Mirror.builder(file).rate(r).start();
+      // a mirror starved of CPU by a loaded machine (it runs in this JVM) makes up for it from a
+      // 100 ms bucket, as a link would: its rate stays the throttle's
+      Mirror m = Mirror.builder(file).rate(r).catchUp(Duration.ofMillis(100)).start();
       mirrors.add(m);
       urls.append("<url>").append(m.uri()).append("</url>");
     }
@@ -149,19 +153,23 @@ class LearningLoopSystemTest {
 
   /** {@code braid get} from the three URLs given (no broker), recorded in the journal. */
   JsonNode getAll() throws Exception {
-    return new ObjectMapper()
-        .readTree(
-            run(
-                "get",
-                "--journal",
-                journal.toString(),
-                "--no-resume",
-                "--json",
-                "-o",
-                dir.resolve("out-" + System.nanoTime()).toString(),
-                url(2),
-                url(1),
-                url(0)));
+    return getAll("--journal", journal.toString());
+  }
+
+  /** {@code braid get} from the three URLs given (no broker) with the given journal options. */
+  JsonNode getAll(String... journalOptions) throws Exception {
+    List<String> args = new ArrayList<>(List.of("get"));
+    args.addAll(List.of(journalOptions));
+    args.addAll(
+        List.of(
+            "--no-resume",
+            "--json",
+            "-o",
+            dir.resolve("out-" + System.nanoTime()).toString(),
+            url(2),
+            url(1),
+            url(0)));
+    return new ObjectMapper().readTree(run(args.toArray(new String[0])));
   }
 
   static double median(List<Double> values) {
@@ -237,14 +245,50 @@ class LearningLoopSystemTest {
     return out;
   }
 
+  /**
+   * {@code braid get --metalink --dry-run --json}: the replicas and rates the download would use.
+   */
+  JsonNode dryRun() throws Exception {
+    return new ObjectMapper()
+        .readTree(
+            run(
+                "get",
+                "--metalink",
+                metalink.toString(),
+                "--journal",
+                journal.toString(),
+                "--provider-port",
+                providerPort,
+                "--dry-run",
+                "--json",
+                "-o",
+                dir.resolve("out-" + System.nanoTime()).toString()));
+  }
+
+  /** The share of a single file the given rates call for: each replica's rate over their sum. */
+  static double[] fractions(double... rates) {
+    double sum = 0;
+    for (double r : rates) {
+      sum += r;
+    }
+    double[] out = new double[rates.length];
+    for (int i = 0; i < rates.length; i++) {
+      out[i] = rates[i] / sum;
+    }
+    return out;
+  }
+
   @Test
-  void downloads_teachTheRanking_andThePlanUsesTheFasterMirrors_thenFollowsASlowdown()
+  void downloads_teachTheThrottleRates_andThePlanTheyCallFor_thenFollowASlowdown()
       throws Exception {
     long t0 = System.nanoTime();
-    // the truth: what each replica delivered in each download as the download measured it (its
-    // report, not the journal), and what each mirror served as the mirror measured it
+    // what each replica delivered by the downloads' own reports, and what each mirror served as
+    // the mirror measured it: logged to tell a slow machine from a wrong estimate
     List<List<Double>> measured = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
     MirrorMeter meter = new MirrorMeter(mirrors);
+    // warming up: the first download of a JVM runs mirrors and client as cold code, slower than a
+    // mirror serves (nginx is not cold); it teaches nothing
+    getAll("--no-journal");
     for (int i = 0; i < 3; i++) {
       meter.downloadStarts();
       JsonNode report = getAll();
@@ -253,22 +297,20 @@ class LearningLoopSystemTest {
         measured.get(urls().indexOf(r.get("url").asText())).add(r.get("meanRate").asDouble());
       }
     }
-    double[] real = new double[3];
     JsonNode rank = rank();
     Map<String, Double> p = predicted(rank);
     StringBuilder table = new StringBuilder();
     for (int m = 0; m < 3; m++) {
-      real[m] = median(measured.get(m));
       table.append(
           String.format(
               Locale.ROOT,
-              "%n  mirror throttled at %.1f MB/s: served %s MB/s, delivered %s MB/s (median %.2f),"
-                  + " forecast %.2f MB/s",
+              "%n  mirror throttled at %.1f MB/s: served %s MB/s, delivered %s MB/s, forecast %.2f"
+                  + " MB/s (%+.1f%%)",
               RATES[m] / 1e6,
               mb(meter.rates.get(m)),
               mb(measured.get(m)),
-              real[m] / 1e6,
-              p.get(url(m)) / 1e6));
+              p.get(url(m)) / 1e6,
+              (p.get(url(m)) / RATES[m] - 1) * 100));
     }
     LOG.info("after 3 downloads:{}", table);
     String why = table + "\n" + rank + "\n" + Files.readString(journal);
@@ -276,44 +318,63 @@ class LearningLoopSystemTest {
     for (int m = 0; m < 3; m++) {
       JsonNode r = rank.get("ranking").get(m);
       assertEquals("history", r.get("source").asText(), r.toString());
-      assertTrue(Math.abs(p.get(url(m)) / real[m] - 1) <= 0.15, "off by more than 15%:" + why);
       assertTrue(
-          p.get(url(m)) <= 1.15 * meter.rate(m), "faster than the mirror ever served:" + why);
+          Math.abs(p.get(url(m)) / RATES[m] - 1) <= 0.15,
+          "forecast off the throttle by more than 15%:" + why);
     }
+
+    // the plan is the one the throttle rates call for: shares in proportion to 8, 4 and 2 MB/s
     JsonNode plan = rank.get("plan");
     LOG.info("plan: {}", plan);
+    double[] truth = fractions(RATES);
     assertEquals(3, plan.get("shares").size(), plan.toString());
-    assertEquals(url(0), plan.get("shares").get(0).get("url").asText());
-    assertTrue(
-        plan.get("shares").get(0).get("fraction").asDouble()
-            > plan.get("shares").get(1).get("fraction").asDouble());
+    for (int m = 0; m < 3; m++) {
+      JsonNode share = plan.get("shares").get(m);
+      assertEquals(url(m), share.get("url").asText(), plan.toString());
+      assertTrue(
+          Math.abs(share.get("fraction").asDouble() / truth[m] - 1) <= 0.15,
+          "share " + m + " is not the true rates' " + truth[m] + ": " + plan);
+    }
 
-    // the next download follows the plan: all three mirrors deliver, the fastest the most
+    // braid get --metalink uses that plan: its replicas and rates, best first
+    JsonNode dry = dryRun();
+    assertEquals(3, dry.get("replicas").size(), dry.toString());
+    for (int m = 0; m < 3; m++) {
+      JsonNode r = dry.get("replicas").get(m);
+      assertEquals(url(m), r.get("url").asText(), dry.toString());
+      assertEquals(p.get(url(m)), r.get("predictedRate").asDouble(), 1.0, dry.toString());
+    }
+    // and downloads so: every mirror delivers, each about its true share, faster than the fastest
+    // alone (Braid 0.x: from the slowest alone, a quarter of the fastest)
     JsonNode report = getPlanned();
     LOG.info("planned download: {}", report);
     Map<String, Long> got = lastDownload();
     assertEquals(3, got.size(), got.toString());
-    assertTrue(
-        got.get(url(0)) > got.get(url(1)) && got.get(url(1)) > got.get(url(2)), got.toString());
-    // faster than the fastest mirror alone (Braid 0.x: from the slowest alone, a quarter of it)
+    long total = got.values().stream().mapToLong(Long::longValue).sum();
+    for (int m = 0; m < 3; m++) {
+      double share = (double) got.get(url(m)) / total;
+      assertTrue(
+          Math.abs(share - truth[m]) <= 0.1,
+          "mirror " + m + " delivered " + share + " of the file, not about " + truth[m] + got);
+    }
     double rate = report.get("throughput").asDouble();
-    assertTrue(rate > real[0], "planned download at " + rate / 1e6 + " MB/s");
+    assertTrue(rate > RATES[0], "planned download at " + rate / 1e6 + " MB/s");
 
-    // the fastest mirror slows to 1 MB/s: within three downloads it ranks last
-    mirrors.get(0).setRate(1e6);
+    // the fastest mirror slows to 1 MB/s: within three downloads it ranks last, forecast at its
+    // new rate
+    double slow = 1e6;
+    mirrors.get(0).setRate(slow);
     int downloads = 0;
-    List<String> now = order(rank());
-    while (!now.equals(List.of(url(1), url(2), url(0))) && downloads < 3) {
+    JsonNode now = rank();
+    while (!order(now).equals(List.of(url(1), url(2), url(0))) && downloads < 3) {
       getPlanned();
       downloads++;
-      JsonNode r = rank();
-      LOG.info("after slow-down download {}: {}", downloads, predicted(r));
-      now = order(r);
+      now = rank();
+      LOG.info("after slow-down download {}: {}", downloads, predicted(now));
     }
-    assertEquals(
-        List.of(url(1), url(2), url(0)),
-        now,
-        "after " + downloads + " downloads\n" + Files.readString(journal));
+    String after = "after " + downloads + " downloads: " + now + "\n" + Files.readString(journal);
+    assertEquals(List.of(url(1), url(2), url(0)), order(now), after);
+    assertTrue(Math.abs(predicted(now).get(url(0)) / slow - 1) <= 0.15, after);
     LOG.info(
         "loop: ranking followed the slow-down after {} downloads; test took {} s",
         downloads,

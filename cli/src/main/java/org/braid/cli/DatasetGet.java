@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.braid.broker.Broker;
@@ -39,18 +38,8 @@ final class DatasetGet {
           "--rate, --checksum, --trace and --plot are for one file (-o); with -d use a catalog's"
               + " hashes or --checksums FILE");
     }
-    for (String one :
-        List.of(
-            "--max-tries",
-            "--low-speed-limit",
-            "--low-speed-time",
-            "--limit-rate",
-            "--max-retry-after")) {
-      if (get.spec.commandLine().getParseResult().hasMatchedOption(one)) {
-        throw new IllegalArgumentException(
-            one + " is for one file (-o); a dataset (-d) does not apply it yet");
-      }
-    }
+    boolean triesGiven = get.spec.commandLine().getParseResult().hasMatchedOption("--max-tries");
+    get.transfer.apply(Dataset.builder(), triesGiven); // checks them before any network work
     if (opts.concurrency < 0 || opts.concurrency > 1024) {
       throw new IllegalArgumentException("-j must be in 1..1024: " + opts.concurrency);
     }
@@ -87,6 +76,7 @@ final class DatasetGet {
             .journal(journal)
             .resume(!get.noResume)
             .coallocateAbove(opts.coallocateAbove);
+    get.transfer.apply(b, triesGiven);
     DatasetProgressLine line = null;
     if (System.console() != null && !get.json) {
       line = new DatasetProgressLine(err);

@@ -3,6 +3,7 @@ package org.braid.cli;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.braid.coalloc.Dataset;
 import org.braid.coalloc.Download;
 import org.braid.coalloc.SourceOptions;
 import picocli.CommandLine.Option;
@@ -19,7 +20,9 @@ final class TransferOptions {
       paramLabel = "N",
       description =
           "Drop a replica after N failed requests in a row; a probe answered 503/429 with"
-              + " Retry-After is asked again up to N times (default: ${DEFAULT-VALUE}).")
+              + " Retry-After is asked again up to N times (default: ${DEFAULT-VALUE}). With -d:"
+              + " a server failing N requests in a row is dropped and a file is tried in up to N"
+              + " rounds over its replicas (default: 6 and 3).")
   int maxTries;
 
   @Option(
@@ -42,7 +45,8 @@ final class TransferOptions {
       names = "--limit-rate",
       paramLabel = "RATE",
       description =
-          "Receive at most RATE from all replicas together, e.g. 500k (bytes/s), 10MB/s, 80Mbit/s.")
+          "Receive at most RATE from all replicas together, e.g. 500k (bytes/s), 10MB/s, 80Mbit/s;"
+              + " with -d, RATE for each file (the job takes up to -j times RATE).")
   String limitRate;
 
   @Option(
@@ -73,11 +77,35 @@ final class TransferOptions {
     if (limitRate != null) {
       d.maxBytesPerSecond(Math.max(1, (long) Units.rate(limitRate)));
     }
+    d.maxRetryAfter(maxRetryAfter());
+  }
+
+  /**
+   * Applies the guards to each file of a dataset: the low-speed limit per request, the rate limit
+   * per file, the longest Retry-After; --max-tries only when given (a dataset has its own
+   * defaults). Throws IllegalArgumentException naming a bad one.
+   */
+  void apply(Dataset.Builder d, boolean triesGiven) {
+    if (triesGiven) {
+      if (maxTries < 1 || maxTries > 100) {
+        throw new IllegalArgumentException("--max-tries must be in [1, 100]: " + maxTries);
+      }
+      d.maxTries(maxTries);
+    }
+    long low = lowSpeedLimit.trim().equals("0") ? 0 : (long) Units.rate(lowSpeedLimit);
+    d.lowSpeedLimit(low, GetCommand.seconds(lowSpeedTime, "--low-speed-time"));
+    if (limitRate != null) {
+      d.maxBytesPerSecond(Math.max(1, (long) Units.rate(limitRate)));
+    }
+    d.maxRetryAfter(maxRetryAfter());
+  }
+
+  private Duration maxRetryAfter() {
     if (!(maxRetryAfter >= 0) || maxRetryAfter > 86_400) {
       throw new IllegalArgumentException(
           "--max-retry-after must be in [0, 86400] seconds: " + maxRetryAfter);
     }
-    d.maxRetryAfter(Duration.ofMillis((long) (maxRetryAfter * 1000)));
+    return Duration.ofMillis((long) (maxRetryAfter * 1000));
   }
 
   /**

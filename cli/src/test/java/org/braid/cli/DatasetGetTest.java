@@ -118,6 +118,14 @@ class DatasetGetTest {
             b.toString());
     assertEquals(1, r.code(), r.out());
     assertTrue(r.out().contains("failed '" + names.get(3) + "': "), r.out());
+    // the reason of each replica: both serve a copy that does not match the checksum
+    String line =
+        r.out()
+            .lines()
+            .filter(l -> l.contains("failed '" + names.get(3)))
+            .findFirst()
+            .orElseThrow();
+    assertTrue(line.contains(a.toUri().toString()) && line.contains(b.toUri().toString()), line);
     assertTrue(r.err().contains("1 of 12 files not fetched"), r.err());
     List<String> others = new ArrayList<>(names);
     others.remove(3);
@@ -184,6 +192,31 @@ class DatasetGetTest {
   }
 
   @Test
+  void perDownloadGuards_applyToEachFileOfADataset() throws Exception {
+    Run r =
+        run(
+            "get",
+            "-r",
+            "-d",
+            out.toString(),
+            "--no-journal",
+            "--max-tries",
+            "2",
+            "--limit-rate",
+            "100M",
+            "-Y",
+            "10",
+            "-y",
+            "5",
+            "--max-retry-after",
+            "5",
+            a.toString(),
+            b.toString());
+    assertEquals(0, r.code(), r.err() + r.out());
+    assertArrived(names);
+  }
+
+  @Test
   void badUsage_exitsTwoWithOneLine() {
     Run noInput = run("get", "-d", out.toString());
     assertEquals(2, noInput.code());
@@ -198,10 +231,14 @@ class DatasetGetTest {
     assertEquals(2, j.code());
     assertTrue(j.err().contains("-j must be in 1..1024"), j.err());
     for (String[] guard :
-        new String[][] {{"--limit-rate", "1M"}, {"-Y", "10"}, {"--max-tries", "2"}}) {
+        new String[][] {
+          {"--limit-rate", "fast", "bad rate 'fast'"},
+          {"--max-tries", "0", "--max-tries must be in [1, 100]: 0"},
+          {"--max-retry-after", "-1", "--max-retry-after must be in [0, 86400]"}
+        }) {
       Run g = run("get", "-d", out.toString(), "-r", guard[0], guard[1], a.toString());
       assertEquals(2, g.code(), g.err());
-      assertTrue(g.err().contains("is for one file (-o)"), g.err());
+      assertTrue(g.err().contains(guard[2]), g.err());
     }
     Run neither = run("get", a.toString());
     assertEquals(2, neither.code());

@@ -13,6 +13,8 @@ package org.braid.coalloc;
  * @param endNanos end, in nanoseconds since the download started
  * @param result {@code ok}, {@code lost race}, or {@code error: reason}
  * @param streams parallel TCP streams the request used (GridFTP MODE E), 1 for one connection
+ * @param firstByteNanos when its first byte arrived, in nanoseconds since the download started; -1
+ *     when none did or it is not known
  */
 public record BlockEvent(
     int replica,
@@ -23,7 +25,23 @@ public record BlockEvent(
     long startNanos,
     long endNanos,
     String result,
-    int streams) {
+    int streams,
+    long firstByteNanos) {
+
+  /** An event whose first byte's time is not known. */
+  public BlockEvent(
+      int replica,
+      int connection,
+      long offset,
+      long endOffset,
+      long written,
+      long startNanos,
+      long endNanos,
+      String result,
+      int streams) {
+    this(
+        replica, connection, offset, endOffset, written, startNanos, endNanos, result, streams, -1);
+  }
 
   /** An event of a request over one connection ({@code streams} 1). */
   public BlockEvent(
@@ -35,6 +53,6 @@ public record BlockEvent(
       long startNanos,
       long endNanos,
       String result) {
-    this(replica, connection, offset, endOffset, written, startNanos, endNanos, result, 1);
+    this(replica, connection, offset, endOffset, written, startNanos, endNanos, result, 1, -1);
   }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -94,6 +95,11 @@ public final class Dataset {
     private Ticker ticker = Ticker.system();
     private Consumer<DatasetProgress> progress;
     private Function<URI, RangeSource> sourceFactory;
+    private int maxTries;
+    private long lowSpeedLimit = Guards.DEFAULT.lowSpeedLimit();
+    private Duration lowSpeedTime = Guards.DEFAULT.lowSpeedTime();
+    private long maxBytesPerSecond;
+    private Duration maxRetryAfter = Guards.DEFAULT.maxRetryAfter();
 
     private Builder() {}
 
@@ -207,6 +213,72 @@ public final class Dataset {
     }
 
     /**
+     * How often a file is tried: a file whose replicas all failed transiently is tried again in up
+     * to {@code tries} rounds over them, and a server failing {@code tries} requests in a row is
+     * not used any more. Default: 0, the dataset's defaults (3 rounds per file, a server dropped
+     * after 6 failures in a row; a dataset asks each server for many files).
+     *
+     * @throws IllegalArgumentException if not in [0, 100]
+     */
+    public Builder maxTries(int tries) {
+      if (tries < 0 || tries > 100) {
+        throw new IllegalArgumentException("max tries must be in [1, 100] (0: defaults): " + tries);
+      }
+      this.maxTries = tries;
+      return this;
+    }
+
+    /**
+     * The low-speed limit of each file's request, as curl's {@code --speed-limit}: a request that
+     * receives fewer than {@code bytesPerSecond} on average over {@code time} is abandoned, a
+     * transient failure of its replica (the file is then fetched from another). Co-allocated files
+     * apply it to each of their requests. Default: 1024 bytes/s over 30 s.
+     *
+     * @throws IllegalArgumentException if the rate is negative or the time not positive
+     */
+    public Builder lowSpeedLimit(long bytesPerSecond, Duration time) {
+      if (bytesPerSecond < 0) {
+        throw new IllegalArgumentException("low-speed limit must be 0 or more: " + bytesPerSecond);
+      }
+      if (time == null || time.isNegative() || time.isZero()) {
+        throw new IllegalArgumentException("low-speed time must be positive: " + time);
+      }
+      this.lowSpeedLimit = bytesPerSecond;
+      this.lowSpeedTime = time;
+      return this;
+    }
+
+    /**
+     * The most bytes per second each file may receive (all requests of a co-allocated file
+     * together): a limit per file, not for the job, so the job may receive up to the concurrency
+     * times this. Default: 0, no limit.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder maxBytesPerSecond(long bytesPerSecond) {
+      if (bytesPerSecond < 0) {
+        throw new IllegalArgumentException(
+            "rate limit must be 0 (none) or more: " + bytesPerSecond);
+      }
+      this.maxBytesPerSecond = bytesPerSecond;
+      return this;
+    }
+
+    /**
+     * The longest {@code Retry-After} honoured: a server asking for a longer pause is not used any
+     * more in the job; a shorter one is left alone for that long. Default: 60 s.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder maxRetryAfter(Duration d) {
+      if (d == null || d.isNegative()) {
+        throw new IllegalArgumentException("max Retry-After must not be negative: " + d);
+      }
+      this.maxRetryAfter = d;
+      return this;
+    }
+
+    /**
      * Builds the job: an immutable copy of the settings. Touches nothing on disk or the network.
      *
      * @throws IllegalStateException if files or the output directory are missing
@@ -233,7 +305,9 @@ public final class Dataset {
               clock,
               ticker,
               progress,
-              sourceFactory));
+              sourceFactory,
+              new Guards(
+                  -1, maxTries, lowSpeedLimit, lowSpeedTime, maxBytesPerSecond, maxRetryAfter)));
     }
   }
 }

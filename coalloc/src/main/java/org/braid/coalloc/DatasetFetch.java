@@ -11,14 +11,13 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,11 +32,19 @@ import org.slf4j.LoggerFactory;
 final class DatasetFetch {
   private static final Logger LOG = LoggerFactory.getLogger(DatasetFetch.class);
 
+  /**
+   * Files at least this large are flushed to disk before their rename; smaller ones are left to the
+   * page cache, as curl and aria2c leave every file (a flush per file would cost more than the
+   * transfer of a small one).
+   */
+  static final long FLUSH_MIN = 1L << 20;
+
   private final DatasetSpec spec;
   private final DatasetOutput output;
   private final DatasetState state;
   private final DatasetScheduler scheduler;
   private final SourcePool pool;
+  private final DatasetCoalloc coalloc;
 
   DatasetFetch(
       DatasetSpec spec,
@@ -50,6 +57,7 @@ final class DatasetFetch {
     this.state = state;
     this.scheduler = scheduler;
     this.pool = pool;
+    this.coalloc = new DatasetCoalloc(spec, pool, this);
   }
 
   /** Thrown by writes so that local disk failures are told apart from replica failures. */
@@ -73,13 +81,20 @@ final class DatasetFetch {
       return DatasetOutcome.failed(t.size, all, false);
     }
     try {
-      return t.mode == DatasetTask.Mode.SINGLE ? single(t, f, target, buf) : download(t, f, target);
+      return t.mode == DatasetTask.Mode.SINGLE
+          ? single(t, f, target, buf)
+          : coalloc.run(t, f, target);
     } catch (RuntimeException e) {
       LOG.error("bug while fetching {}", DatasetNames.shown(f.path()), e);
       return DatasetOutcome.local(t.size, "internal error: " + OneLine.of(e));
     }
   }
 
+  /**
+   * A file from one server: one whole-file request (HTTP: a plain GET whose answer tells the size
+   * and validators; other protocols: the source's probe, then one range of the whole file), hashed
+   * as it streams into the temporary file, verified, renamed.
+   */
   private DatasetOutcome single(DatasetTask t, DatasetFile f, Path target, ByteBuffer buf) {
     URI src = t.sources.get(0);
     DatasetServer server = t.servers.get(0);
@@ -88,9 +103,9 @@ final class DatasetFetch {
     Instant start = spec.clock().instant();
     long startNanos = spec.ticker().read();
     long size = t.size;
-    long got = 0;
-    try (RangeSource rs = pool.open(src)) {
-      Validators v = rs.probe();
+    long[] got = {0};
+    try (DatasetWhole w = DatasetWhole.open(pool, src, spec.options(), t)) {
+      Validators v = w.validators();
       if (f.size() >= 0 && v.size() != f.size()) {
         return failed(t, src, "serves " + v.size() + " bytes, the dataset says " + f.size(), false);
       }
@@ -113,15 +128,17 @@ final class DatasetFetch {
       StreamDigests digests = new StreamDigests(StreamDigests.algorithms(sums));
       try (FileChannel out = create(temp)) {
         if (size > 0) {
-          ReadableByteChannel ch = rs.open(0, size);
+          ReadableByteChannel ch = w.body(size);
           t.onCancel(() -> closeQuietly(ch));
           try (ch) {
-            got = copy(t, ch, out, digests, server, buf);
+            copy(t, ch, out, digests, server, buf, got);
           } finally {
             t.onCancel(null);
           }
         }
-        force(out);
+        if (size >= FLUSH_MIN) {
+          force(out);
+        }
       }
       Map<String, String> d = digests.finish();
       Checksum bad = StreamDigests.mismatch(d, sums);
@@ -151,34 +168,53 @@ final class DatasetFetch {
       return DatasetOutcome.local(size, OneLine.of(e));
     } catch (IOException e) {
       deleteQuietly(temp);
-      if (t.cancelled) {
+      LowSpeed slow = t.lowSpeed;
+      if (slow != null && slow.check(spec.ticker().read())) {
+        e = slow.exception();
+      } else if (t.cancelled) {
         return DatasetOutcome.cancelled(size);
       }
       boolean retry = !(e instanceof SourceException se) || se.retryable();
       String why = OneLine.of(e);
-      journal(id, src, Math.max(0, size), start, startNanos, got, "error: " + why);
-      return failed(t, src, why, retry);
+      journal(id, src, Math.max(0, size), start, startNanos, got[0], "error: " + why);
+      return DatasetOutcome.failed(
+          size,
+          List.of(new DatasetOutcome.Failure(src, src + ": " + why, retry, retryAfter(e))),
+          false);
     }
   }
 
-  private long copy(
+  private static Duration retryAfter(IOException e) {
+    return e instanceof SourceException se ? se.retryAfter() : null;
+  }
+
+  /**
+   * Copies the body into the file, hashing it, with the per-file guards: the rate limit (each file
+   * at most {@code --limit-rate}) and the low-speed limit; counts the bytes into {@code got[0]}.
+   */
+  private void copy(
       DatasetTask t,
       ReadableByteChannel ch,
       FileChannel out,
       StreamDigests digests,
       DatasetServer server,
-      ByteBuffer buf)
+      ByteBuffer buf,
+      long[] got)
       throws IOException {
-    long got = 0;
-    while (got < t.size) {
+    Guards g = spec.guards();
+    Throttle throttle = new Throttle(g.maxBytesPerSecond());
+    LowSpeed slow =
+        new LowSpeed(t.sources.get(0), g.lowSpeedLimit(), g.lowSpeedTime(), spec.ticker().read());
+    t.lowSpeed = slow;
+    while (got[0] < t.size) {
       if (t.cancelled) {
         throw new SourceException(t.sources.get(0), "cancelled", false, null);
       }
-      buf.clear();
+      buf.clear().limit(throttle.chunk(buf.capacity()));
       int n = ch.read(buf);
       if (n < 0) {
         throw new SourceException.BodyLengthException(
-            t.sources.get(0), "ended after " + got + " of " + t.size + " bytes", null);
+            t.sources.get(0), "ended after " + got[0] + " of " + t.size + " bytes", null);
       }
       if (n == 0) {
         continue;
@@ -195,11 +231,18 @@ final class DatasetFetch {
       } catch (IOException e) {
         throw new LocalException(e);
       }
-      got += n;
-      t.received = got;
+      got[0] += n;
+      t.received = got[0];
       server.delivered.add(n);
+      long paused;
+      try {
+        paused = throttle.take(n);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SourceException(t.sources.get(0), "interrupted", true, e);
+      }
+      slow.received(n, paused, spec.ticker().read());
     }
-    return got;
   }
 
   private static FileChannel create(Path temp) throws LocalException {
@@ -239,128 +282,9 @@ final class DatasetFetch {
     }
   }
 
-  private void record(Path target, String path, long size, Map<String, String> d)
-      throws IOException {
+  void record(Path target, String path, long size, Map<String, String> d) throws IOException {
     long mtime = Files.getLastModifiedTime(target, LinkOption.NOFOLLOW_LINKS).toMillis();
     state.record(path, size, mtime, d);
-  }
-
-  private DatasetOutcome download(DatasetTask t, DatasetFile f, Path target) {
-    // in the order the download keeps them (by predicted rate when every one has a rate), so
-    // that its progress reports each server's rate at the same index
-    List<Integer> order = new ArrayList<>();
-    List<PredictedRate> rates = new ArrayList<>();
-    for (int k = 0; k < t.sources.size(); k++) {
-      order.add(k);
-      double r = t.servers.get(k).rate(0);
-      if (r > 0) {
-        rates.add(new PredictedRate(t.sources.get(k), r));
-      }
-    }
-    boolean rated = rates.size() == t.sources.size();
-    if (rated) {
-      order.sort((x, y) -> Double.compare(t.servers.get(y).rate(0), t.servers.get(x).rate(0)));
-    }
-    List<URI> sources = new ArrayList<>();
-    List<DatasetServer> servers = new ArrayList<>();
-    Map<URI, DatasetServer> byUri = new LinkedHashMap<>();
-    for (int k : order) {
-      sources.add(t.sources.get(k));
-      servers.add(t.servers.get(k));
-      byUri.put(t.sources.get(k), t.servers.get(k));
-    }
-    RateFeed feed = new RateFeed(t, servers, spec.ticker());
-    Download d =
-        Download.builder()
-            .sources(sources)
-            .output(target)
-            .scheme(spec.scheme())
-            .predictedRates(rated ? rates : List.of())
-            .maxSources(8)
-            .sourceOptions(spec.options())
-            .checksums(f.checksums())
-            .pieces(f.pieces())
-            .journal(spec.journal())
-            .resume(spec.resume())
-            .clock(spec.clock())
-            .progress(feed)
-            .sourceFactory(pool::open)
-            .build();
-    t.onCancel(d::cancel);
-    try {
-      DownloadReport r = d.run();
-      Map<String, Long> bytes = new LinkedHashMap<>();
-      for (ReplicaReport rr : r.replicas()) {
-        DatasetServer s = byUri.get(rr.uri());
-        if (s != null && rr.bytes() > 0) {
-          bytes.merge(s.key, rr.bytes(), Long::sum);
-        }
-        if (s != null) {
-          feed.settle(s, rr.receivedBytes());
-        }
-      }
-      record(target, f.path(), r.bytes(), r.digests());
-      return DatasetOutcome.ok(r.bytes(), r.digests(), bytes);
-    } catch (DownloadException e) {
-      if (t.cancelled) {
-        return DatasetOutcome.cancelled(t.size);
-      }
-      String why = OneLine.of(e);
-      boolean mismatch = why.contains("checksum mismatch");
-      List<DatasetOutcome.Failure> all = new ArrayList<>();
-      for (URI u : t.sources) {
-        all.add(new DatasetOutcome.Failure(u, why, !mismatch));
-      }
-      return DatasetOutcome.failed(t.size, mismatch ? List.of() : all, mismatch);
-    } catch (IOException e) {
-      return DatasetOutcome.local(t.size, OneLine.of(e));
-    } finally {
-      t.onCancel(null);
-    }
-  }
-
-  /**
-   * Turns a co-allocated download's progress into the task's bytes and its servers' rates (an
-   * estimate from the replicas' rates while it runs, settled to the received bytes at the end).
-   */
-  private static final class RateFeed implements Consumer<Progress> {
-    private final DatasetTask t;
-    private final List<DatasetServer> servers;
-    private final Ticker ticker;
-    private final long[] added;
-    private long last;
-
-    RateFeed(DatasetTask t, List<DatasetServer> servers, Ticker ticker) {
-      this.t = t;
-      this.servers = servers;
-      this.ticker = ticker;
-      this.added = new long[servers.size()];
-      this.last = ticker.read();
-    }
-
-    /** Counts the bytes the server really delivered in place of the estimate added so far. */
-    synchronized void settle(DatasetServer s, long received) {
-      int k = servers.indexOf(s);
-      if (k >= 0) {
-        s.delivered.add(received - added[k]);
-        added[k] = received;
-      }
-    }
-
-    @Override
-    public synchronized void accept(Progress p) {
-      long now = ticker.read();
-      double dt = (now - last) / 1e9;
-      last = now;
-      t.size = p.size();
-      t.received = p.bytesDone();
-      List<Double> r = p.replicaRates();
-      for (int k = 0; k < r.size() && k < servers.size(); k++) {
-        long n = Math.round(r.get(k) * dt);
-        servers.get(k).delivered.add(n);
-        added[k] += n;
-      }
-    }
   }
 
   private DatasetOutcome failed(DatasetTask t, URI src, String why, boolean retry) {

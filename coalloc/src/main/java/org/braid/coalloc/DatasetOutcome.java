@@ -1,6 +1,7 @@
 package org.braid.coalloc;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -32,8 +33,13 @@ record DatasetOutcome(
    * @param source the replica
    * @param reason one line
    * @param transientFailure whether asking the same replica again later may succeed
+   * @param retryAfter how long the replica asked to be left alone ({@code Retry-After}), or null
    */
-  record Failure(URI source, String reason, boolean transientFailure) {}
+  record Failure(URI source, String reason, boolean transientFailure, Duration retryAfter) {
+    Failure(URI source, String reason, boolean transientFailure) {
+      this(source, reason, transientFailure, null);
+    }
+  }
 
   static DatasetOutcome ok(long size, Map<String, String> digests, Map<String, Long> servers) {
     return new DatasetOutcome(true, size, digests, servers, List.of(), null, false, false);

@@ -1,9 +1,8 @@
 package org.braid.coalloc;
 
-import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,8 +39,11 @@ final class DatasetScheduler {
   /** Whole-file requests at least this large measure the rate of one request. */
   static final long FLOW_MIN = 256 * 1024;
 
-  /** Rounds over transiently failing sources before a file fails. */
+  /** Rounds over transiently failing sources before a file fails (unless --max-tries says). */
   static final int MAX_ROUNDS = 3;
+
+  /** Transient failures in a row that drop a server (unless --max-tries says). */
+  static final int MAX_STREAK = 6;
 
   /** The most pending files looked at for one whose servers are not backing off. */
   private static final int LOOK_AHEAD = 256;
@@ -54,9 +56,12 @@ final class DatasetScheduler {
   private final ArrayDeque<Integer> pending = new ArrayDeque<>();
   private final List<DatasetTask> running = new ArrayList<>();
   private final int concurrency;
-  private final double coallocateSeconds;
   private final Ticker ticker;
   private final DatasetEstimates estimates;
+  private final DatasetChooser chooser;
+  private final int maxStreak;
+  private final int maxRounds;
+  private final Duration maxRetryAfter;
   private String stopped;
   private int open;
 
@@ -66,7 +71,6 @@ final class DatasetScheduler {
     this.states = new DatasetFileState[files.size()];
     this.sourceServers = new DatasetServer[files.size()][];
     this.concurrency = spec.concurrency();
-    this.coallocateSeconds = spec.coallocateSeconds();
     this.ticker = spec.ticker();
     for (int i = 0; i < files.size(); i++) {
       states[i] = new DatasetFileState();
@@ -81,6 +85,12 @@ final class DatasetScheduler {
       sourceServers[i] = ss;
     }
     this.estimates = new DatasetEstimates(servers.values(), running);
+    this.chooser =
+        new DatasetChooser(id, files, sourceServers, estimates, spec.coallocateSeconds());
+    int tries = spec.guards().maxTries();
+    this.maxStreak = tries > 0 ? tries : MAX_STREAK;
+    this.maxRounds = tries > 0 ? tries : MAX_ROUNDS;
+    this.maxRetryAfter = spec.guards().maxRetryAfter();
   }
 
   /** The file's state (for the job's preparation and report; callers hold no other lock). */
@@ -116,7 +126,7 @@ final class DatasetScheduler {
       if (running.size() < concurrency) {
         DatasetTask t = fromPending(now);
         if (t == null && pending.isEmpty()) {
-          t = duplicate(now);
+          t = chooser.duplicate(running, this::candidates, now);
         }
         if (t != null) {
           start(t);
@@ -145,7 +155,7 @@ final class DatasetScheduler {
       }
       if (!ready.isEmpty()) {
         it.remove();
-        return plan(i, ready, now);
+        return chooser.plan(i, states[i], ready, now);
       }
     }
     return null;
@@ -161,88 +171,6 @@ final class DatasetScheduler {
       }
     }
     return out;
-  }
-
-  private DatasetTask plan(int i, List<Integer> ready, long now) {
-    DatasetFile f = files.get(i);
-    DatasetFileState st = states[i];
-    long size = st.size;
-    double fallback = estimates.fallbackRate();
-    DatasetServer[] ss = sourceServers[i];
-    ready.sort(
-        Comparator.comparingDouble(k -> estimates.completion(ss[k], Math.max(0, size), fallback)));
-    DatasetServer first = ss[ready.get(0)];
-    double alone = first.latency + size / first.requestRate(fallback);
-    boolean known = first.measuredEnough() || first.predicted > 0 || first.flow > 0;
-    boolean big =
-        size >= COALLOCATE_MIN && ready.size() > 1 && (!known || alone > coallocateSeconds);
-    boolean download = !st.single && (st.resumable || big);
-    List<Integer> use = download ? ready : ready.subList(0, 1);
-    List<URI> uris = new ArrayList<>();
-    List<DatasetServer> sv = new ArrayList<>();
-    for (int k : use) {
-      uris.add(f.sources().get(k));
-      sv.add(ss[k]);
-    }
-    return new DatasetTask(
-        i,
-        download ? DatasetTask.Mode.DOWNLOAD : DatasetTask.Mode.SINGLE,
-        uris,
-        sv,
-        false,
-        size,
-        now);
-  }
-
-  /** A second copy of the slowest single-server file at the tail, or null. */
-  private DatasetTask duplicate(long now) {
-    double fallback = estimates.fallbackRate();
-    DatasetTask pick = null;
-    int pickSource = -1;
-    double gain = 0;
-    for (DatasetTask t : running) {
-      if (t.mode != DatasetTask.Mode.SINGLE || t.duplicate || t.twin != null || t.size < 0) {
-        continue;
-      }
-      double left = DatasetEstimates.secondsLeft(t, now, fallback);
-      if (left < 1.0) {
-        continue;
-      }
-      int own = files.get(t.file).sources().indexOf(t.sources.get(0));
-      for (int k : candidates(t.file, own)) {
-        DatasetServer s = sourceServers[t.file][k];
-        if (s == t.servers.get(0) || !s.usable(now)) {
-          continue;
-        }
-        double c = estimates.completion(s, t.size, fallback);
-        if (c < 0.5 * left && left - c > gain) {
-          pick = t;
-          pickSource = k;
-          gain = left - c;
-        }
-      }
-    }
-    if (pick == null) {
-      return null;
-    }
-    DatasetTask d =
-        new DatasetTask(
-            pick.file,
-            DatasetTask.Mode.SINGLE,
-            List.of(files.get(pick.file).sources().get(pickSource)),
-            List.of(sourceServers[pick.file][pickSource]),
-            true,
-            pick.size,
-            now);
-    d.twin = pick;
-    pick.twin = d;
-    LOG.info(
-        "[{}] {} is slow on {}: fetching it again from {}",
-        id,
-        DatasetNames.shown(files.get(pick.file).path()),
-        pick.servers.get(0).key,
-        d.servers.get(0).key);
-    return d;
   }
 
   private void start(DatasetTask t) {
@@ -329,8 +257,9 @@ final class DatasetScheduler {
       if (k >= 0) {
         st.exclude(k, x.transientFailure());
         DatasetServer s = sourceServers[t.file][k];
-        s.failed(now, x.transientFailure(), x.reason());
-        if (s.dropped != null && s.streak == 6) {
+        boolean wasUsed = s.dropped == null;
+        s.failed(now, x.transientFailure(), x.reason(), x.retryAfter(), maxStreak, maxRetryAfter);
+        if (wasUsed && s.dropped != null) {
           LOG.warn("[{}] not using {} any more: {}", id, s.key, s.dropped);
         }
       }
@@ -344,7 +273,7 @@ final class DatasetScheduler {
     }
     if (!candidates(t.file, -1).isEmpty()) {
       pending.addFirst(t.file);
-    } else if (st.failedThisRound != null && st.rounds + 1 < MAX_ROUNDS && anyServerLeft(t.file)) {
+    } else if (st.failedThisRound != null && st.rounds + 1 < maxRounds && anyServerLeft(t.file)) {
       st.rounds++;
       st.failedThisRound = null;
       pending.addLast(t.file);
@@ -410,8 +339,17 @@ final class DatasetScheduler {
     return DatasetEstimates.progress(states, running, rate, elapsed);
   }
 
-  /** Folds recent bytes into every server's measured rate; says when one departs from the plan. */
+  /**
+   * Folds recent bytes into every server's measured rate (says when one departs from the plan), and
+   * abandons the requests that have been slower than the low-speed limit for its whole time.
+   */
   synchronized void sample(long now) {
     estimates.sample(id, now);
+    for (DatasetTask t : running) {
+      LowSpeed slow = t.lowSpeed;
+      if (slow != null && slow.check(now)) {
+        t.abandon();
+      }
+    }
   }
 }

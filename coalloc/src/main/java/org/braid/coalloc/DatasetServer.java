@@ -1,6 +1,7 @@
 package org.braid.coalloc;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -95,16 +96,41 @@ final class DatasetServer {
     return dropped == null && now - backoffUntil >= 0;
   }
 
-  /** Records a failed request: a transient one backs off, six in a row drop the server. */
-  void failed(long now, boolean transientFailure, String reason) {
+  /**
+   * Records a failed request: a transient one backs off (exponentially, or for as long as the
+   * server's {@code Retry-After} asks), {@code maxStreak} in a row drop the server, and so does a
+   * {@code Retry-After} longer than {@code maxRetryAfter}.
+   */
+  void failed(
+      long now,
+      boolean transientFailure,
+      String reason,
+      Duration retryAfter,
+      int maxStreak,
+      Duration maxRetryAfter) {
     failures++;
+    if (retryAfter != null && retryAfter.compareTo(maxRetryAfter) > 0) {
+      if (dropped == null) {
+        dropped =
+            "asks to retry after "
+                + retryAfter.toSeconds()
+                + " s, more than the "
+                + maxRetryAfter.toSeconds()
+                + " s allowed (--max-retry-after): "
+                + reason;
+      }
+      return;
+    }
     if (!transientFailure) {
       return;
     }
     streak++;
     long ms = (long) Math.min(30_000, 500 * Math.pow(2, streak - 1));
+    if (retryAfter != null) {
+      ms = Math.max(ms, retryAfter.toMillis());
+    }
     backoffUntil = now + ms * 1_000_000L;
-    if (streak >= 6 && dropped == null) {
+    if (streak >= maxStreak && dropped == null) {
       dropped = streak + " failures in a row, the last: " + reason;
     }
   }

@@ -23,6 +23,9 @@ import java.util.function.Function;
  * @param ticker the time source for scheduling and durations
  * @param progress the progress listener, or null
  * @param sourceFactory makes the range source for each URL, or null for the built-in ones
+ * @param guards the per-file guards: low-speed limit and rate limit of each file, the longest
+ *     {@code Retry-After} honoured; {@link Guards#maxTries()} 0 for the dataset's defaults (see
+ *     {@link Dataset.Builder#maxTries})
  */
 record DatasetSpec(
     List<DatasetFile> files,
@@ -37,7 +40,8 @@ record DatasetSpec(
     Clock clock,
     Ticker ticker,
     Consumer<DatasetProgress> progress,
-    Function<URI, RangeSource> sourceFactory) {
+    Function<URI, RangeSource> sourceFactory,
+    Guards guards) {
 
   DatasetSpec {
     files = List.copyOf(files);

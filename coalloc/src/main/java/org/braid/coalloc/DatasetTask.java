@@ -32,6 +32,9 @@ final class DatasetTask {
   /** When the first byte arrived, or -1. */
   volatile long firstByteNanos = -1;
 
+  /** The low-speed watch of the running request (SINGLE), or null. */
+  volatile LowSpeed lowSpeed;
+
   volatile boolean cancelled;
   private Runnable canceller;
 
@@ -63,6 +66,20 @@ final class DatasetTask {
       now = cancelled;
     }
     if (now && r != null) {
+      r.run();
+    }
+  }
+
+  /**
+   * Abandons the running request (too slow): its fetch fails soon, a failure of its replica, not a
+   * cancellation.
+   */
+  void abandon() {
+    Runnable r;
+    synchronized (this) {
+      r = canceller;
+    }
+    if (r != null) {
       r.run();
     }
   }

@@ -34,7 +34,8 @@ final class EventLog {
             l.startNanos - startNanos,
             now - startNanos,
             result,
-            l.streams));
+            l.streams,
+            l.firstByteNanos < 0 ? -1 : l.firstByteNanos - startNanos));
   }
 
   /** A piece that a replica wrote bytes of failed its check: an empty failed request. */

@@ -48,23 +48,32 @@ final class SourcePool implements Closeable {
     if (factory != null) {
       return factory.apply(uri);
     }
+    CloseableHttpClient c = httpClient(uri);
+    return c == null ? RangeSource.of(uri, options) : new HttpRangeSource(uri, options, c);
+  }
+
+  /**
+   * The shared client of an HTTP(S) or WebDAV URL's server, or null for another scheme or when the
+   * pool makes its sources with a given factory.
+   *
+   * @throws IllegalStateException if the pool is closed
+   */
+  CloseableHttpClient httpClient(URI uri) {
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-    if (!scheme.equals("http")
-        && !scheme.equals("https")
-        && !scheme.equals("dav")
-        && !scheme.equals("davs")) {
-      return RangeSource.of(uri, options);
+    if (factory != null
+        || !(scheme.equals("http")
+            || scheme.equals("https")
+            || scheme.equals("dav")
+            || scheme.equals("davs"))) {
+      return null;
     }
-    CloseableHttpClient c;
     synchronized (this) {
       if (closed) {
         throw new IllegalStateException("the job's connections are closed");
       }
-      c =
-          http.computeIfAbsent(
-              DatasetServer.key(uri, ""), k -> HttpRangeSource.client(uri, options, connections));
+      return http.computeIfAbsent(
+          DatasetServer.key(uri, ""), k -> HttpRangeSource.client(uri, options, connections));
     }
-    return new HttpRangeSource(uri, options, c);
   }
 
   /** How many servers have shared connections (tests). */

@@ -92,6 +92,34 @@ class JournalTest {
     assertEquals(3, b.flows());
   }
 
+  /**
+   * The wait for a first byte that every request of a replica paid (its shortest) is not transfer:
+   * without it, a replica sent more requests would measure slower. A first byte read later than
+   * that keeps its extra wait (it may have arrived earlier than it was read).
+   */
+  @Test
+  void deliveries_busyLeavesOutTheReplicasShortestFirstByteWait() {
+    long ms = 1_000_000L;
+    List<BlockEvent> events =
+        List.of(
+            // replica 0, one after another: [0, 120 ms] with its first byte at 20 ms, then
+            // [120, 240 ms] first byte at 140 ms (20 ms too), then [240, 400 ms] first byte at
+            // 300 ms (60 ms: 20 ms of it taken off)
+            new BlockEvent(0, 0, 0, 100, 100, 0, 120 * ms, "ok", 1, 20 * ms),
+            new BlockEvent(0, 0, 100, 200, 100, 120 * ms, 240 * ms, "ok", 1, 140 * ms),
+            new BlockEvent(0, 0, 200, 300, 100, 240 * ms, 400 * ms, "ok", 1, 300 * ms),
+            // replica 1: first bytes not known (another range source): whole spans, as before
+            new BlockEvent(1, 0, 300, 400, 100, 0, 100 * ms, "ok"),
+            // replica 2: a request that failed before any byte keeps its span
+            new BlockEvent(2, 0, 400, 400, 0, 0, 50 * ms, "error: refused"));
+    List<Deliveries.Delivery> d = Deliveries.of(events, 3);
+    assertEquals(400 * ms - 3 * 20 * ms, d.get(0).busyNanos());
+    assertEquals(0, d.get(0).startNanos());
+    assertEquals(400 * ms, d.get(0).endNanos());
+    assertEquals(100 * ms, d.get(1).busyNanos());
+    assertEquals(50 * ms, d.get(2).busyNanos());
+  }
+
   @Test
   void defaultPath_followsEnvironment() {
     assertEquals(

@@ -15,6 +15,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
@@ -81,6 +82,7 @@ public final class Mirror implements Closeable {
   private final AtomicInteger errorsSent = new AtomicInteger();
   private volatile boolean dead;
   private volatile double rate;
+  private final double catchUpSeconds;
   private double tokens;
   private long lastRefill = System.nanoTime();
 
@@ -103,6 +105,7 @@ public final class Mirror implements Closeable {
     this.fault = b.fault;
     this.faultAfter = b.faultAfter;
     this.rate = b.rate;
+    this.catchUpSeconds = b.catchUp.toNanos() / 1e9;
     this.bearer = b.bearer;
     this.redirect = b.redirect;
     this.extraHeaders = Map.copyOf(b.headers);
@@ -171,6 +174,10 @@ public final class Mirror implements Closeable {
     long now = System.nanoTime();
     if (starts && handling++ == 0) {
       handlingSince = now;
+      // an idle mirror keeps at most the small burst, however long it was idle
+      double r = rate;
+      tokens = Math.min(tokens + (now - lastRefill) * r / 1e9, burst(r));
+      lastRefill = now;
     } else if (!starts && --handling == 0) {
       handledNanos += now - handlingSince;
     }
@@ -326,7 +333,15 @@ public final class Mirror implements Closeable {
     }
   }
 
-  /** Token bucket: waits until n bytes may be sent at the current rate. */
+  /** The bucket's size at rate {@code r}: 10 ms of it, at least two chunks. */
+  private static double burst(double r) {
+    return Math.max(CHUNK * 2, r * 0.01);
+  }
+
+  /**
+   * Token bucket: waits until n bytes may be sent at the current rate. While it handles requests,
+   * the bucket holds up to the {@link Builder#catchUp} time's worth of tokens.
+   */
   private void acquire(int n) throws InterruptedException {
     while (true) {
       long waitNanos;
@@ -336,8 +351,8 @@ public final class Mirror implements Closeable {
           return;
         }
         long now = System.nanoTime();
-        double burst = Math.max(CHUNK * 2, r * 0.01);
-        tokens = Math.min(burst, tokens + (now - lastRefill) * r / 1e9);
+        double cap = Math.max(burst(r), r * catchUpSeconds);
+        tokens = Math.min(cap, tokens + (now - lastRefill) * r / 1e9);
         lastRefill = now;
         if (tokens >= n) {
           tokens -= n;
@@ -355,6 +370,7 @@ public final class Mirror implements Closeable {
   public static final class Builder {
     private final Path file;
     private double rate;
+    private Duration catchUp = Duration.ZERO;
     private Fault fault = Fault.NONE;
     private long faultAfter;
     private String bearer;
@@ -377,6 +393,22 @@ public final class Mirror implements Closeable {
         throw new IllegalArgumentException("rate must not be negative: " + bytesPerSecond);
       }
       this.rate = bytesPerSecond;
+      return this;
+    }
+
+    /**
+     * How far behind its rate a busy mirror may fall and still catch up: time its sending threads
+     * were not scheduled (a loaded machine) is made good from a bucket of up to this much of the
+     * rate, while requests are being handled; an idle mirror keeps 10 ms of it. Default: zero (the
+     * 10 ms bucket only: a starved mirror falls behind its rate).
+     *
+     * @throws IllegalArgumentException if negative or over a second
+     */
+    public Builder catchUp(Duration d) {
+      if (d.isNegative() || d.compareTo(Duration.ofSeconds(1)) > 0) {
+        throw new IllegalArgumentException("catch-up must be within [0, 1 s]: " + d);
+      }
+      this.catchUp = d;
       return this;
     }
 

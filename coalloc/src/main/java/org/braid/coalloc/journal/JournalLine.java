@@ -31,11 +31,13 @@ import java.util.Set;
  * </pre>
  *
  * {@code busyMs} is the time it was actually transferring (the union of its requests' spans, so
- * overlapping requests count once and waits between them not at all), and its rate is {@code
- * received / busyMs}; {@code sharedMs} is the part of that time during which another replica of the
- * same download was transferring too; {@code connections}, {@code replicas} and {@code flows} are
- * the most requests it had open at once, the most replicas transferring at once (itself included)
- * and the most requests open at once over all replicas, during its busy time.
+ * overlapping requests count once and waits between them not at all; each span starts after the
+ * wait for a first byte that all its requests paid, the replica's shortest, which earlier writers
+ * counted), and its rate is {@code received / busyMs}; {@code sharedMs} is the part of that time
+ * during which another replica of the same download was transferring too; {@code connections},
+ * {@code replicas} and {@code flows} are the most requests it had open at once, the most replicas
+ * transferring at once (itself included) and the most requests open at once over all replicas,
+ * during its busy time.
  *
  * <p><b>Version 1</b> (0.x, read only by new code, written by {@link #toLine()} only for lines
  * parsed from or built as version 1): one request, with the keys {@code v, download, url, server,
@@ -62,7 +64,7 @@ import java.util.Set;
  *     equal to {@code bytes})
  * @param start when the first request was sent (written with milliseconds)
  * @param end when the last one ended
- * @param busyMillis milliseconds during which at least one of its requests was open
+ * @param busyMillis milliseconds during which at least one of its requests was transferring
  * @param requests requests made (version 1: 1)
  * @param failures failed requests among them
  * @param connections the most requests it had open at once (version 1: 1)

@@ -1,0 +1,131 @@
+package org.braid.coalloc;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.BiFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Chooses, for the {@link DatasetScheduler} (under its lock), where a file goes: the server with
+ * the earliest expected completion, or all its replicas when it is large (co-allocated); and at the
+ * tail, which slow file to fetch again from a faster server. Not thread-safe on its own.
+ */
+final class DatasetChooser {
+  private static final Logger LOG = LoggerFactory.getLogger(DatasetChooser.class);
+
+  private final String id;
+  private final List<DatasetFile> files;
+  private final DatasetServer[][] sourceServers;
+  private final DatasetEstimates estimates;
+  private final double coallocateSeconds;
+
+  DatasetChooser(
+      String id,
+      List<DatasetFile> files,
+      DatasetServer[][] sourceServers,
+      DatasetEstimates estimates,
+      double coallocateSeconds) {
+    this.id = id;
+    this.files = files;
+    this.sourceServers = sourceServers;
+    this.estimates = estimates;
+    this.coallocateSeconds = coallocateSeconds;
+  }
+
+  /**
+   * The task for file {@code i} given its ready sources: the one whose server would finish it
+   * first, or all of them (co-allocated) when it is large and one alone would take longer than the
+   * threshold, or it has a partial co-allocated download to resume.
+   */
+  DatasetTask plan(int i, DatasetFileState st, List<Integer> ready, long now) {
+    DatasetFile f = files.get(i);
+    long size = st.size;
+    double fallback = estimates.fallbackRate();
+    DatasetServer[] ss = sourceServers[i];
+    ready.sort(
+        Comparator.comparingDouble(k -> estimates.completion(ss[k], Math.max(0, size), fallback)));
+    DatasetServer first = ss[ready.get(0)];
+    double alone = first.latency + size / first.requestRate(fallback);
+    boolean known = first.measuredEnough() || first.predicted > 0 || first.flow > 0;
+    boolean big =
+        size >= DatasetScheduler.COALLOCATE_MIN
+            && ready.size() > 1
+            && (!known || alone > coallocateSeconds);
+    boolean download = !st.single && (st.resumable || big);
+    List<Integer> use = download ? ready : ready.subList(0, 1);
+    List<URI> uris = new ArrayList<>();
+    List<DatasetServer> sv = new ArrayList<>();
+    for (int k : use) {
+      uris.add(f.sources().get(k));
+      sv.add(ss[k]);
+    }
+    return new DatasetTask(
+        i,
+        download ? DatasetTask.Mode.DOWNLOAD : DatasetTask.Mode.SINGLE,
+        uris,
+        sv,
+        false,
+        size,
+        now);
+  }
+
+  /**
+   * A second copy of the slowest single-server file at the tail, or null: from a server that would
+   * finish it in less than half the time the running copy still needs.
+   *
+   * @param candidates the usable sources of a file except one (file, except)
+   */
+  DatasetTask duplicate(
+      List<DatasetTask> running, BiFunction<Integer, Integer, List<Integer>> candidates, long now) {
+    double fallback = estimates.fallbackRate();
+    DatasetTask pick = null;
+    int pickSource = -1;
+    double gain = 0;
+    for (DatasetTask t : running) {
+      if (t.mode != DatasetTask.Mode.SINGLE || t.duplicate || t.twin != null || t.size < 0) {
+        continue;
+      }
+      double left = DatasetEstimates.secondsLeft(t, now, fallback);
+      if (left < 1.0) {
+        continue;
+      }
+      int own = files.get(t.file).sources().indexOf(t.sources.get(0));
+      for (int k : candidates.apply(t.file, own)) {
+        DatasetServer s = sourceServers[t.file][k];
+        if (s == t.servers.get(0) || !s.usable(now)) {
+          continue;
+        }
+        double c = estimates.completion(s, t.size, fallback);
+        if (c < 0.5 * left && left - c > gain) {
+          pick = t;
+          pickSource = k;
+          gain = left - c;
+        }
+      }
+    }
+    if (pick == null) {
+      return null;
+    }
+    DatasetTask d =
+        new DatasetTask(
+            pick.file,
+            DatasetTask.Mode.SINGLE,
+            List.of(files.get(pick.file).sources().get(pickSource)),
+            List.of(sourceServers[pick.file][pickSource]),
+            true,
+            pick.size,
+            now);
+    d.twin = pick;
+    pick.twin = d;
+    LOG.info(
+        "[{}] {} is slow on {}: fetching it again from {}",
+        id,
+        DatasetNames.shown(files.get(pick.file).path()),
+        pick.servers.get(0).key,
+        d.servers.get(0).key);
+    return d;
+  }
+}
