@@ -84,8 +84,8 @@ final class Engine {
     // resuming probes and waits for every answer: the control file is checked against them all,
     // and a first request would fetch bytes that may be kept
     boolean resuming = spec.resume() && Files.exists(PartFile.controlPath(spec.output()));
-    // the probe folded into each replica's first data request, except for pipelined flows
-    boolean fold = !spec.options().pipelining() && !resuming;
+    // the probe folded into each replica's first data request
+    boolean fold = !resuming;
     // and starts before every replica answered only with the default scheme, which shares the
     // file among whichever replicas are fetching (a fixed plan would wait for one still silent)
     boolean early = fold && spec.scheme().name().equals(Scheme.adaptive().name());
@@ -123,7 +123,7 @@ final class Engine {
             "[{}] resuming {}: {} of {} bytes already verified", id, spec.output(), resumed, size);
       }
       BlockScheduler s = schedule(probed, kept, flowRanges(first, answers));
-      if (fold) {
+      if (fold && !spec.options().pipelining()) {
         s.firstLeasesCuttable();
       }
       Instant start = spec.clock().instant();

@@ -86,7 +86,7 @@ final class Fetcher {
         new Thread(
             pipe == null
                 ? () -> work(f, src, first, data)
-                : () -> pipelined.work(f, pipe, src.uri()));
+                : () -> pipelined.work(f, pipe, src.uri(), first, data));
     t.setName("braid-" + id + "-r" + f.replica.index + "c" + f.connection);
     t.setDaemon(true);
     threads.add(t);
@@ -117,12 +117,8 @@ final class Fetcher {
     ByteBuffer buf = ByteBuffer.allocate(BUFFER);
     if (data != null && first != null) {
       fetch(first, src, buf, data);
-    } else if (data != null) {
-      closeQuietly(data);
-    } else if (first != null) {
-      // the range was kept for an answer that brought no data: free it without blame
-      first.cancelReason = "cancelled: the first answer brought no data";
-      leases.release(first);
+    } else {
+      abandon(leases, first, data);
     }
     while (true) {
       Lease l;
@@ -135,6 +131,19 @@ final class Fetcher {
         return;
       }
       fetch(l, src, buf, null);
+    }
+  }
+
+  /**
+   * Ends a first request that cannot be read: its data without a lease is closed unread, its lease
+   * without data (the answer brought none) freed without blame.
+   */
+  static void abandon(Leases leases, Lease first, ReadableByteChannel data) {
+    if (data != null) {
+      closeQuietly(data);
+    } else if (first != null) {
+      first.cancelReason = "cancelled: the first answer brought no data";
+      leases.release(first);
     }
   }
 

@@ -63,18 +63,65 @@ class FoldedProbeTest {
   @Test
   void secondReplicaAskedPastTheEnd_givesTheSizeAndStaysUsable() throws Exception {
     byte[] data = bytes(dir, "src.bin", FIRST, 2);
-    try (HostileHttpServer a = HostileHttpServer.start((req, x) -> x.serve(req, data, ""));
-        HostileHttpServer b = HostileHttpServer.start((req, x) -> x.serve(req, data, ""))) {
+    List<HostileHttpServer.Request> seenA = new CopyOnWriteArrayList<>();
+    List<HostileHttpServer.Request> seenB = new CopyOnWriteArrayList<>();
+    try (HostileHttpServer a =
+            HostileHttpServer.start(
+                (req, x) -> {
+                  seenA.add(req);
+                  x.serve(req, data, "");
+                });
+        HostileHttpServer b =
+            HostileHttpServer.start(
+                (req, x) -> {
+                  seenB.add(req);
+                  x.serve(req, data, "");
+                })) {
       Path out = dir.resolve("out.bin");
       DownloadReport r =
           download(out, Duration.ofSeconds(10), a.uri("f"), b.uri("f")).build().run();
       assertArrayEquals(data, Files.readAllBytes(out));
-      // a's first request brought the whole file; b's, for the next MiB, was answered 416 with
-      // the size: one request each, none of them a probe alone
-      assertEquals(1, a.requests());
-      assertEquals(1, b.requests());
+      // a's first request asked for the whole file; b's, for the next MiB, was answered 416 with
+      // the size, and b stays usable (the end game may still have given it a's tail)
+      assertEquals("bytes=0-" + (FIRST - 1), seenA.get(0).headers().get("range"));
+      assertEquals("bytes=" + FIRST + "-" + (2 * FIRST - 1), seenB.get(0).headers().get("range"));
       assertNull(r.replicas().get(1).dropped());
-      assertEquals(FIRST, r.replicas().get(0).bytes());
+      for (HostileHttpServer.Request q : seenA) {
+        assertTrue(q.range()[1] > 0, "a probe alone: " + q);
+      }
+      for (HostileHttpServer.Request q : seenB) {
+        assertTrue(q.range()[1] > 0, "a probe alone: " + q);
+      }
+    }
+  }
+
+  @Test
+  void pipelined_firstRequestCarriesTheProbeAndTheRestFollowsOnThePipe() throws Exception {
+    byte[] data = bytes(dir, "src.bin", 3L * FIRST + 12345, 6);
+    List<HostileHttpServer.Request> seen = new CopyOnWriteArrayList<>();
+    try (HostileHttpServer s =
+        HostileHttpServer.start(
+            (req, x) -> {
+              seen.add(req);
+              x.serve(req, data, "");
+            })) {
+      Path out = dir.resolve("out.bin");
+      DownloadReport r =
+          Download.builder()
+              .sources(List.of(s.uri("f")))
+              .output(out)
+              .journal(null)
+              .sourceOptions(SourceOptions.builder().pipelining(true).build())
+              .build()
+              .run();
+      assertArrayEquals(data, Files.readAllBytes(out));
+      assertEquals("bytes=0-" + (FIRST - 1), seen.get(0).headers().get("range"));
+      assertEquals(data.length, r.replicas().get(0).bytes());
+      // one probe, folded into the first request; the rest asked for on the pipe
+      long probes = seen.stream().filter(q -> q.headers().containsKey("want-repr-digest")).count();
+      assertEquals(1, probes, seen.toString());
+      long asked = seen.stream().mapToLong(q -> q.range()[1] - q.range()[0] + 1).sum();
+      assertEquals(data.length, asked, seen.toString());
     }
   }
 
