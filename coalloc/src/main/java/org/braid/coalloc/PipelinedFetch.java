@@ -99,7 +99,7 @@ final class PipelinedFetch {
       ByteBuffer buf,
       ArrayDeque<Leases.Request> sent,
       Set<Lease> ended,
-      Leases.Request head,
+      Leases.Request firstRequest,
       ReadableByteChannel data) {
     while (stopped == null) {
       if (sent.isEmpty()) {
@@ -121,14 +121,14 @@ final class PipelinedFetch {
         pipe = opener.open();
         open.add(pipe);
         for (Leases.Request r : sent) {
-          if (r != head) {
+          if (r != firstRequest) {
             pipe.send(r.offset(), r.length());
           }
         }
-        if (head != null && sent.peek() == head) {
+        if (firstRequest != null && sent.peek() == firstRequest) {
           // the first request's answer, on its own connection; the pipe is topped up meanwhile
           topUp(f, pipe, sent, 0);
-          read(f, pipe, sent, ended, head, data, buf);
+          read(f, pipe, sent, ended, firstRequest, data, buf);
           sent.poll();
         }
         if (serve(f, pipe, sent, ended, buf)) {
