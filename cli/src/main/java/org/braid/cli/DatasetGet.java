@@ -4,10 +4,16 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.braid.broker.Broker;
+import org.braid.broker.Request;
 import org.braid.coalloc.Dataset;
+import org.braid.coalloc.DatasetFile;
+import org.braid.coalloc.DatasetOrder;
 import org.braid.coalloc.DatasetReport;
 import org.braid.coalloc.DatasetReports;
 import org.braid.coalloc.Download;
@@ -16,8 +22,10 @@ import org.braid.coalloc.SourceOptions;
 
 /**
  * {@code braid get -d DIR}: reads the dataset ({@link DatasetInputs}), plans it with the broker
- * ({@link DatasetPlan}), runs it as one {@link Dataset} job with one progress line, and prints one
- * report. Exit code 0 when every file is verified, 1 when some failed (the summary names them).
+ * ({@link DatasetPlan}) on a thread of its own while the job already runs (the plan re-orders the
+ * files not yet started when it arrives), runs it as one {@link Dataset} job with one progress
+ * line, and prints one report. Exit code 0 when every file is verified, 1 when some failed (the
+ * summary names them).
  */
 final class DatasetGet {
   private final GetCommand get;
@@ -46,6 +54,7 @@ final class DatasetGet {
     PrintWriter err = get.spec.commandLine().getErr();
     SourceOptions so = get.sourceOptions();
     DatasetInputs in = DatasetInputs.read(get.source, opts, get.urls, so);
+    in.files().forEach(f -> f.sources().forEach(so::checkTokenTransport)); // before any request
     int shown = 0;
     for (String n : in.notes()) {
       if (shown++ < 10) {
@@ -55,22 +64,28 @@ final class DatasetGet {
     if (in.notes().size() > 10) {
       err.println("braid: ... and " + (in.notes().size() - 10) + " more notes");
     }
-    DatasetPlan plan = plan(in);
-    if (plan.note() != null) {
-      err.println(
-          "braid: no batch plan ("
-              + plan.note()
-              + "): files in the input's order, each server's rate measured as the job runs");
+    double timeout = get.discoveryTimeout;
+    if (!(timeout >= 0) || timeout > 3600) {
+      throw new IllegalArgumentException(
+          "--discovery-timeout must be in [0, 3600] seconds: " + timeout);
+    }
+    CompletableFuture<DatasetOrder> arriving = null;
+    if (timeout == 0) {
+      noPlan(err, "--discovery-timeout 0");
+    } else {
+      // a bad Requirements expression is a usage error, told before anything starts
+      Request.builder(in.catalog().get(0).replicas()).requirements(get.requirements).build();
+      arriving = planning(in, err);
     }
     err.flush();
     Path journal =
         get.noJournal ? null : get.journal != null ? get.journal : Download.defaultJournal();
     Dataset.Builder b =
         Dataset.builder()
-            .files(plan.files())
+            .files(in.files())
+            .planArriving(arriving)
             .outputDirectory(opts.dir)
             .concurrency(opts.concurrency)
-            .predictedRates(plan.rates())
             .scheme(Scheme.parse(get.scheme, get.blocks))
             .sourceOptions(so)
             .journal(journal)
@@ -103,15 +118,47 @@ final class DatasetGet {
     return 0;
   }
 
+  private static void noPlan(PrintWriter err, String why) {
+    synchronized (err) {
+      err.println(
+          "braid: no batch plan ("
+              + why
+              + "): files in the input's order, each server's rate measured as the job runs");
+      err.flush();
+    }
+  }
+
+  /**
+   * Plans the batch with the broker on a thread of its own, while the job starts in the input's
+   * order: discovery and the plan cost the job no time before its first request.
+   */
+  private CompletableFuture<DatasetOrder> planning(DatasetInputs in, PrintWriter err) {
+    CompletableFuture<DatasetOrder> f = new CompletableFuture<>();
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                DatasetPlan p = plan(in);
+                if (p.note() != null) {
+                  noPlan(err, p.note());
+                }
+                List<String> paths = new ArrayList<>(p.files().size());
+                for (DatasetFile x : p.files()) {
+                  paths.add(x.path());
+                }
+                f.complete(new DatasetOrder(paths, p.rates()));
+              } catch (RuntimeException e) {
+                f.completeExceptionally(e);
+              }
+            },
+            "braid-plan");
+    t.setDaemon(true);
+    t.start();
+    return f;
+  }
+
   private DatasetPlan plan(DatasetInputs in) {
     double timeout = get.discoveryTimeout;
-    if (timeout == 0) {
-      return DatasetPlan.none(in.files(), "--discovery-timeout 0");
-    }
-    if (!(timeout > 0) || timeout > 3600) {
-      throw new IllegalArgumentException(
-          "--discovery-timeout must be in [0, 3600] seconds: " + timeout);
-    }
     Broker.Builder bb =
         Broker.builder()
             .timeout(Duration.ofMillis(Math.max(1, (long) (timeout * 1000))))
@@ -122,7 +169,7 @@ final class DatasetGet {
                     ? null
                     : get.journal != null ? get.journal : Download.defaultJournal());
     if (opts.clientCapacity != null) {
-      bb.clientCapacity(Units.rate(opts.clientCapacity));
+      bb.clientCapacity(opts.clientCapacityRate());
     }
     try (Broker broker = bb.build()) {
       return DatasetPlan.of(in, broker, get.requirements);

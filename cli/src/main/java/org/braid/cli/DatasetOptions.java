@@ -62,8 +62,9 @@ final class DatasetOptions {
       names = "--client-capacity",
       paramLabel = "RATE",
       description =
-          "With -d: this client's access link, e.g. 1Gbit/s; the batch plan shares it among the"
-              + " files (Min-Min with client capacity).")
+          "This client's access link, e.g. 1Gbit/s, for the broker (--metalink, --catalog, -d):"
+              + " no forecast exceeds it, history measured while it was full counts as a lower"
+              + " bound, and with -d the batch plan shares it among the files.")
   String clientCapacity;
 
   @Option(
@@ -73,6 +74,19 @@ final class DatasetOptions {
       description =
           "With -r: the most time to list one replica's tree (default: ${DEFAULT-VALUE}).")
   double listingTimeout;
+
+  /**
+   * --client-capacity in bytes per second.
+   *
+   * @throws IllegalArgumentException naming the option if it is not a rate
+   */
+  double clientCapacityRate() {
+    try {
+      return Units.rate(clientCapacity);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--client-capacity: " + e.getMessage(), e);
+    }
+  }
 
   /** The limits of a recursive listing. */
   ListLimits listLimits() {

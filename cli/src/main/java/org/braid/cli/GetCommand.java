@@ -221,12 +221,15 @@ public final class GetCommand implements Callable<Integer>, OneLineErrors.Report
     if (dataset.recursive
         || dataset.inputList != null
         || dataset.concurrency != 0
-        || dataset.checksums != null
-        || dataset.clientCapacity != null) {
-      throw new IllegalArgumentException(
-          "-r, -i, -j, --checksums and --client-capacity need -d DIR (a dataset)");
+        || dataset.checksums != null) {
+      throw new IllegalArgumentException("-r, -i, -j and --checksums need -d DIR (a dataset)");
     }
     boolean fromCatalog = source.fromCatalog(urls);
+    if (dataset.clientCapacity != null && (!fromCatalog || discoveryTimeout == 0)) {
+      throw new IllegalArgumentException(
+          "--client-capacity is for the broker's forecasts and plan: give --metalink, --catalog"
+              + " or -d DIR (and a --discovery-timeout above 0)");
+    }
     List<URI> uris = new ArrayList<>();
     List<PredictedRate> predicted = new ArrayList<>();
     List<Checksum> sums = new ArrayList<>();
@@ -381,14 +384,17 @@ public final class GetCommand implements Callable<Integer>, OneLineErrors.Report
     }
     org.braid.broker.Request request =
         org.braid.broker.Request.builder(in.file()).requirements(requirements).build();
-    try (org.braid.broker.Broker broker =
+    org.braid.broker.Broker.Builder bb =
         org.braid.broker.Broker.builder()
             .timeout(Duration.ofMillis(Math.max(1, (long) (discoveryTimeout * 1000))))
             .providerPort(providerPort)
             .providers(in.providers())
             .maxSources(maxSources)
-            .journal(noJournal ? null : journal != null ? journal : Download.defaultJournal())
-            .build()) {
+            .journal(noJournal ? null : journal != null ? journal : Download.defaultJournal());
+    if (dataset.clientCapacity != null) {
+      bb.clientCapacity(dataset.clientCapacityRate());
+    }
+    try (org.braid.broker.Broker broker = bb.build()) {
       org.braid.broker.Plan plan = broker.plan(request);
       uris.addAll(BrokerPlans.sources(plan));
       predicted.addAll(BrokerPlans.rates(plan));

@@ -150,7 +150,7 @@ final class RankCommand implements Runnable {
       names = "--client-capacity",
       paramLabel = "RATE",
       description =
-          "With --plan: this client's own access link (e.g. 1Gbit/s, 100MB/s); the plan's rate is at most this. Default: unlimited.")
+          "This client's own access link (e.g. 1Gbit/s, 100MB/s): no forecast exceeds it, history measured while it was full counts as a lower bound, and the plan's rate is at most this. Default: unlimited.")
   String clientCapacity;
 
   @Option(
@@ -172,10 +172,6 @@ final class RankCommand implements Runnable {
             .conventionalProviders(!noConventional)
             .journal(noJournal ? null : journal != null ? journal : Download.defaultJournal());
     if (clientCapacity != null) {
-      if (!plan) {
-        throw new IllegalArgumentException(
-            "--client-capacity applies to the plan only: add --plan (the ranking is per replica)");
-      }
       try {
         b.clientCapacity(Units.rate(clientCapacity));
       } catch (IllegalArgumentException e) {

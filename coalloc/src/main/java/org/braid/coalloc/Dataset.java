@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -100,6 +101,7 @@ public final class Dataset {
     private Duration lowSpeedTime = Guards.DEFAULT.lowSpeedTime();
     private long maxBytesPerSecond;
     private Duration maxRetryAfter = Guards.DEFAULT.maxRetryAfter();
+    private CompletionStage<DatasetOrder> arriving;
 
     private Builder() {}
 
@@ -213,6 +215,17 @@ public final class Dataset {
     }
 
     /**
+     * A batch plan still being made (e.g. the broker's, while it asks the information providers):
+     * the job starts at once in the order of {@link #files} with the rates it measures, and when
+     * the plan arrives the files not yet started are put in its order and the servers get its
+     * predicted rates. A plan that fails is logged and ignored. Default: none.
+     */
+    public Builder planArriving(CompletionStage<DatasetOrder> plan) {
+      this.arriving = plan;
+      return this;
+    }
+
+    /**
      * How often a file is tried: a file whose replicas all failed transiently is tried again in up
      * to {@code tries} rounds over them, and a server failing {@code tries} requests in a row is
      * not used any more. Default: 0, the dataset's defaults (3 rounds per file, a server dropped
@@ -296,6 +309,7 @@ public final class Dataset {
               files,
               directory,
               j,
+              concurrency == 0,
               rates,
               scheme,
               options,
@@ -307,7 +321,8 @@ public final class Dataset {
               progress,
               sourceFactory,
               new Guards(
-                  -1, maxTries, lowSpeedLimit, lowSpeedTime, maxBytesPerSecond, maxRetryAfter)));
+                  -1, maxTries, lowSpeedLimit, lowSpeedTime, maxBytesPerSecond, maxRetryAfter),
+              arriving));
     }
   }
 }

@@ -16,6 +16,9 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -37,6 +40,8 @@ final class DatasetJob {
   private final DatasetScheduler scheduler;
   private final Map<String, Double> predicted;
   private volatile String cancelled;
+  private final List<Thread> workers = new ArrayList<>();
+  private DatasetFetch fetch;
 
   DatasetJob(DatasetSpec spec) {
     this.spec = spec;
@@ -69,7 +74,7 @@ final class DatasetJob {
             new SourcePool(
                 spec.sourceFactory(),
                 spec.options(),
-                spec.concurrency() * (spec.options().connectionsPerSource() + 1))) {
+                DatasetScheduler.maxWorkers(spec) * (spec.options().connectionsPerSource() + 1))) {
       int skipped = prepare(output, state);
       LOG.info(
           "[{}] {} files into {}: {} verified earlier, {} at once",
@@ -78,14 +83,8 @@ final class DatasetJob {
           output.dir,
           skipped,
           spec.concurrency());
-      DatasetFetch fetch = new DatasetFetch(spec, output, state, scheduler, pool);
-      List<Thread> workers = new ArrayList<>();
-      for (int i = 0; i < spec.concurrency(); i++) {
-        Thread w = new Thread(() -> work(fetch), "braid-" + id + "-w" + i);
-        w.setDaemon(true);
-        workers.add(w);
-        w.start();
-      }
+      fetch = new DatasetFetch(spec, output, state, scheduler, pool);
+      spawn(spec.concurrency());
       supervise(t0);
       for (Thread w : workers) {
         try {
@@ -100,6 +99,16 @@ final class DatasetJob {
       }
     }
     return DatasetReports.build(id, spec, scheduler, output.dir, start, (ticker.read() - t0) / 1e9);
+  }
+
+  /** Starts worker threads until there are {@code n} (called from the job's thread only). */
+  private void spawn(int n) {
+    while (workers.size() < n) {
+      Thread w = new Thread(() -> work(fetch), "braid-" + id + "-w" + workers.size());
+      w.setDaemon(true);
+      workers.add(w);
+      w.start();
+    }
   }
 
   private void work(DatasetFetch fetch) {
@@ -120,6 +129,8 @@ final class DatasetJob {
 
   /** Watches the job: samples the servers' rates and reports progress until it is done. */
   private void supervise(long t0) {
+    CompletableFuture<DatasetOrder> plan =
+        spec.arriving() == null ? null : spec.arriving().toCompletableFuture();
     long lastBytes = 0;
     long lastTime = t0;
     double rate = 0;
@@ -130,6 +141,10 @@ final class DatasetJob {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         cancel("interrupted");
+      }
+      if (plan != null && plan.isDone()) {
+        apply(plan);
+        plan = null;
       }
       long now = ticker.read();
       scheduler.sample(now);
@@ -145,6 +160,19 @@ final class DatasetJob {
         spec.progress().accept(p);
         lastProgress = now;
       }
+    }
+  }
+
+  /** Applies the batch plan that arrived, or logs why there is none. */
+  private void apply(CompletableFuture<DatasetOrder> plan) {
+    try {
+      DatasetOrder o = plan.getNow(null);
+      if (o != null) {
+        scheduler.replan(o);
+        spawn(scheduler.concurrency());
+      }
+    } catch (CompletionException | CancellationException e) {
+      LOG.warn("[{}] no batch plan: {}", id, OneLine.of(e.getCause() == null ? e : e.getCause()));
     }
   }
 

@@ -3,6 +3,8 @@ package org.braid.coalloc;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,7 +57,9 @@ final class DatasetScheduler {
   private final DatasetServer[][] sourceServers;
   private final ArrayDeque<Integer> pending = new ArrayDeque<>();
   private final List<DatasetTask> running = new ArrayList<>();
-  private final int concurrency;
+  private int concurrency;
+  private final boolean autoConcurrency;
+  private final int workers;
   private final Ticker ticker;
   private final DatasetEstimates estimates;
   private final DatasetChooser chooser;
@@ -71,6 +75,8 @@ final class DatasetScheduler {
     this.states = new DatasetFileState[files.size()];
     this.sourceServers = new DatasetServer[files.size()][];
     this.concurrency = spec.concurrency();
+    this.autoConcurrency = spec.autoConcurrency() && spec.arriving() != null;
+    this.workers = maxWorkers(spec);
     this.ticker = spec.ticker();
     for (int i = 0; i < files.size(); i++) {
       states[i] = new DatasetFileState();
@@ -91,6 +97,21 @@ final class DatasetScheduler {
     this.maxStreak = tries > 0 ? tries : MAX_STREAK;
     this.maxRounds = tries > 0 ? tries : MAX_ROUNDS;
     this.maxRetryAfter = spec.guards().maxRetryAfter();
+  }
+
+  /**
+   * The most worker threads the job may need: its concurrency, or as many as a plan arriving late
+   * may call for ({@link DatasetJob#defaultConcurrency}: at most 64) when it chooses it.
+   */
+  static int maxWorkers(DatasetSpec spec) {
+    return spec.autoConcurrency() && spec.arriving() != null
+        ? Math.max(spec.concurrency(), Math.min(64, spec.files().size()))
+        : spec.concurrency();
+  }
+
+  /** Files fetched at once now. */
+  synchronized int concurrency() {
+    return concurrency;
   }
 
   /** The file's state (for the job's preparation and report; callers hold no other lock). */
@@ -332,6 +353,44 @@ final class DatasetScheduler {
     if (!done()) {
       TimeUnit.NANOSECONDS.timedWait(this, nanos);
     }
+  }
+
+  /**
+   * Applies a batch plan that arrived while the job runs: the files not yet started go in its order
+   * (those it does not name after them, in their order), and servers without a predicted rate get
+   * its rate.
+   */
+  synchronized void replan(DatasetOrder plan) {
+    Map<String, Double> rates = new HashMap<>();
+    for (PredictedRate r : plan.rates()) {
+      rates.merge(DatasetServer.key(r.uri(), "-"), r.bytesPerSecond(), Math::max);
+    }
+    if (autoConcurrency) {
+      concurrency = Math.min(workers, DatasetJob.defaultConcurrency(files, plan.rates()));
+    }
+    int rated = 0;
+    for (DatasetServer s : servers.values()) {
+      Double r = rates.get(s.key);
+      if (r != null && s.predicted == 0) {
+        s.predicted = r;
+        rated++;
+      }
+    }
+    Map<String, Integer> rank = new HashMap<>(plan.paths().size() * 2);
+    for (int i = 0; i < plan.paths().size(); i++) {
+      rank.putIfAbsent(plan.paths().get(i), i);
+    }
+    List<Integer> p = new ArrayList<>(pending);
+    p.sort(Comparator.comparingInt(i -> rank.getOrDefault(files.get(i).path(), Integer.MAX_VALUE)));
+    pending.clear();
+    pending.addAll(p);
+    LOG.info(
+        "[{}] the batch plan arrived: {} files to start in its order, {} servers rated, {} at once",
+        id,
+        p.size(),
+        rated,
+        concurrency);
+    notifyAll();
   }
 
   /** A progress snapshot (files and bytes done, in flight). */

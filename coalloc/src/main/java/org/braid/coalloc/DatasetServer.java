@@ -18,7 +18,9 @@ final class DatasetServer {
   static final double TAU_SECONDS = 2.0;
 
   final String key;
-  final double predicted;
+
+  /** The plan's rate, 0 when none (set again when a plan arrives late). */
+  double predicted;
 
   /** Bytes received from this server by every request of the job (any thread). */
   final LongAdder delivered = new LongAdder();

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -12,7 +13,10 @@ import java.util.function.Function;
  *
  * @param files the files in the plan's order
  * @param directory the output directory
- * @param concurrency files fetched at once (-j)
+ * @param concurrency files fetched at once (-j), or from the plan at first when {@code
+ *     autoConcurrency}
+ * @param autoConcurrency whether the concurrency was chosen from the plan (and is chosen again when
+ *     a plan arrives late)
  * @param rates predicted rates per server
  * @param scheme the scheme of co-allocated files
  * @param options connection options
@@ -26,11 +30,13 @@ import java.util.function.Function;
  * @param guards the per-file guards: low-speed limit and rate limit of each file, the longest
  *     {@code Retry-After} honoured; {@link Guards#maxTries()} 0 for the dataset's defaults (see
  *     {@link Dataset.Builder#maxTries})
+ * @param arriving a batch plan still being made, applied when it arrives, or null
  */
 record DatasetSpec(
     List<DatasetFile> files,
     Path directory,
     int concurrency,
+    boolean autoConcurrency,
     List<PredictedRate> rates,
     Scheme scheme,
     SourceOptions options,
@@ -41,7 +47,8 @@ record DatasetSpec(
     Ticker ticker,
     Consumer<DatasetProgress> progress,
     Function<URI, RangeSource> sourceFactory,
-    Guards guards) {
+    Guards guards,
+    CompletionStage<DatasetOrder> arriving) {
 
   DatasetSpec {
     files = List.copyOf(files);

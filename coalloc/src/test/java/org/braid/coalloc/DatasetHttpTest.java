@@ -15,6 +15,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
@@ -196,5 +197,29 @@ class DatasetHttpTest {
     assertArrived(files);
     // each file at most 20 kB/s: 30 kB take at least about 1.4 s, both files at once
     assertTrue(seconds >= 1.3, "two 30 kB files at 20 kB/s each in " + seconds + " s");
+  }
+
+  @Test
+  void aPlanArrivingWhileTheJobRuns_reordersTheFilesNotStarted_andRatesTheServers()
+      throws Exception {
+    HostileHttpServer s = good();
+    List<DatasetFile> files = files(12, 1000, List.of(s));
+    List<String> reversed = new ArrayList<>();
+    for (DatasetFile f : files) {
+      reversed.add(0, f.path());
+    }
+    CompletableFuture<DatasetOrder> plan = new CompletableFuture<>();
+    Dataset job = job(files).concurrency(1).planArriving(plan).build();
+    plan.complete(new DatasetOrder(reversed, List.of(new PredictedRate(s.uri(""), 5e6))));
+    DatasetReport r = job.run();
+    assertTrue(r.complete(), DatasetReports.text(r, 10));
+    assertArrived(files);
+    List<String> asked = new ArrayList<>();
+    for (HostileHttpServer.Request q : seen) {
+      asked.add(q.target().substring(1));
+    }
+    // at most the first files went out before the plan was applied; then the plan's order
+    assertTrue(asked.indexOf(reversed.get(0)) < asked.indexOf(reversed.get(6)), asked.toString());
+    assertEquals(5e6, r.servers().get(0).predictedRate(), 1, r.toString());
   }
 }
