@@ -33,6 +33,7 @@ import org.apache.hc.core5.http.HttpResponse;
 import org.apache.hc.core5.http.nio.support.AsyncRequestBuilder;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.reactor.IOReactorConfig;
+import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 import org.braid.infoprovider.wire.AdsJson;
 import org.braid.infoprovider.wire.ProviderApi;
@@ -52,6 +53,9 @@ import org.slf4j.LoggerFactory;
 final class HttpDiscovery implements Discovery {
 
   private static final Logger LOG = LoggerFactory.getLogger(HttpDiscovery.class);
+
+  /** The most {@link #close} waits for the client's I/O thread to stop by itself. */
+  static final TimeValue SHUTDOWN_WAIT = TimeValue.ofSeconds(1);
 
   private final Duration timeout;
   private final Duration ttl;
@@ -305,8 +309,19 @@ final class HttpDiscovery implements Discovery {
     cache.clear();
   }
 
+  /**
+   * Stops the client: its I/O thread is asked to shut down and given {@link #SHUTDOWN_WAIT} to
+   * finish by itself before the rest is closed at once. (Closing at once while that thread runs
+   * closes its selector under it, and HttpCore logs the ClosedSelectorException at ERROR.)
+   */
   @Override
   public void close() {
+    client.initiateShutdown();
+    try {
+      client.awaitShutdown(SHUTDOWN_WAIT);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     client.close(CloseMode.IMMEDIATE);
   }
 

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.SplittableRandom;
 import org.braid.broker.catalog.Replica;
 import org.braid.coalloc.journal.JournalLine;
 import org.braid.infoprovider.TransferRecord;
@@ -306,5 +307,49 @@ class HistoryForecastTest {
         new HistoryForecaster(Forecaster.builder().build(), Double.POSITIVE_INFINITY);
     assertArrayEquals(new double[] {8e6, 5e6, 5e6}, unknown.values(a, all), 1);
     assertEquals(5e6, unknown.forecast("a", a, all, 0, T0).forecast().value(), 1);
+  }
+
+  /**
+   * With a long history (the training size of 15 and more), the broker's forecaster is the
+   * published rule itself, not the median of three: after a replica slowed from 8 MB/s to 1 MB/s,
+   * its forecast still falls below a steady 2 MB/s replica's within three downloads, and settles
+   * near the new rate.
+   */
+  @Test
+  void forecast_longHistory_publishedRule_followsASlowdownWithinThreeDownloads() {
+    HistoryForecaster f =
+        new HistoryForecaster(Forecaster.builder().build(), Double.POSITIVE_INFINITY);
+    assertEquals(Forecaster.PUBLISHED_NAME, Forecaster.builder().build().name());
+    List<TransferRecord> fast = new ArrayList<>();
+    List<TransferRecord> steady = new ArrayList<>();
+    SplittableRandom noise = new SplittableRandom(16);
+    int n = 20;
+    for (int i = 0; i < n; i++) {
+      Instant t = T0.plusSeconds(600L * i);
+      fast.add(sample("fast.example:80", t, 1, 8e6 * (1 + 0.05 * noise.nextGaussian()), 1, 0));
+      steady.add(sample("two.example:80", t, 2, 2e6 * (1 + 0.05 * noise.nextGaussian()), 1, 0));
+    }
+    Instant now = T0.plusSeconds(600L * n);
+    HistoryForecaster.Result before = f.forecast("fast", fast, fast, 8_000_000, now);
+    assertTrue(before.trained(), "the published rule made it");
+    assertEquals(8e6, before.forecast().value(), 0.1 * 8e6);
+    double two = f.forecast("two", steady, steady, 8_000_000, now).forecast().value();
+    int downloads = 0;
+    double value = before.forecast().value();
+    List<Double> path = new ArrayList<>();
+    while (value >= two && downloads < 3) {
+      Instant t = T0.plusSeconds(600L * (n + downloads));
+      fast.add(sample("fast.example:80", t, 8, 1e6 * (1 + 0.05 * noise.nextGaussian()), 1, 0));
+      downloads++;
+      value = f.forecast("fast", fast, fast, 8_000_000, t.plusSeconds(60)).forecast().value();
+      path.add(value);
+    }
+    assertTrue(value < two, "after " + downloads + " slow downloads: " + path + " vs " + two);
+    for (int i = downloads; i < 6; i++) {
+      Instant t = T0.plusSeconds(600L * (n + i));
+      fast.add(sample("fast.example:80", t, 8, 1e6 * (1 + 0.05 * noise.nextGaussian()), 1, 0));
+    }
+    Instant later = T0.plusSeconds(600L * (n + 6));
+    assertEquals(1e6, f.forecast("fast", fast, fast, 8_000_000, later).forecast().value(), 0.15e6);
   }
 }

@@ -63,10 +63,18 @@ final class ConnectionOptions {
       names = "--bearer-token-file",
       paramLabel = "FILE",
       description =
-          "Send the token in FILE as 'Authorization: Bearer' (or set BRAID_BEARER_TOKEN)."
-              + " Default for https: WLCG discovery (BEARER_TOKEN, BEARER_TOKEN_FILE,"
-              + " $XDG_RUNTIME_DIR/bt_u<uid>, /tmp/bt_u<uid>).")
+          "Send the token in FILE as 'Authorization: Bearer' to https and davs replicas (or set"
+              + " BRAID_BEARER_TOKEN); an http replica with it is refused. Default: WLCG discovery"
+              + " (BEARER_TOKEN, BEARER_TOKEN_FILE, $XDG_RUNTIME_DIR/bt_u<uid>, /tmp/bt_u<uid>),"
+              + " never sent over plain http.")
   Path tokenFile;
+
+  @Option(
+      names = "--allow-insecure-token",
+      description =
+          "Also send the --bearer-token-file or BRAID_BEARER_TOKEN token to plain http replicas,"
+              + " readable by anyone on the path.")
+  boolean allowInsecureToken;
 
   @Option(
       names = "--client-cert",
@@ -107,7 +115,10 @@ final class ConnectionOptions {
       token = Files.readString(tokenFile).trim();
     }
     if (token != null && !token.isBlank()) {
-      so.bearerToken(token);
+      so.bearerToken(token).allowInsecureToken(allowInsecureToken);
+    } else if (allowInsecureToken) {
+      throw new IllegalArgumentException(
+          "--allow-insecure-token needs --bearer-token-file or BRAID_BEARER_TOKEN");
     }
     if (clientCert != null) {
       so.clientCertificate(clientCert, System.getenv("BRAID_CLIENT_CERT_PASSWORD"));

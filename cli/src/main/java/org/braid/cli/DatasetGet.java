@@ -54,6 +54,7 @@ final class DatasetGet {
     PrintWriter err = get.spec.commandLine().getErr();
     SourceOptions so = get.sourceOptions();
     DatasetInputs in = DatasetInputs.read(get.source, opts, get.urls, so);
+    in.files().forEach(f -> f.sources().forEach(so::checkTokenTransport)); // before any request
     int shown = 0;
     for (String n : in.notes()) {
       if (shown++ < 10) {

@@ -68,7 +68,7 @@ class ClassadCommandTest {
     assertEquals(2, r.code());
     assertEquals("error\nerror\nerror\n2\n", r.out());
     assertEquals(
-        "braid: line 1: printed value nests deeper than 1000 lists\n"
+        "braid: line 1: printed value contains itself\n"
             + "braid: line 2, column 1: input exceeds the limit of 1048576 characters\n",
         r.err());
   }

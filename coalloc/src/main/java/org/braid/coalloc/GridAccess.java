@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.SSLContext;
 import org.apache.hc.client5.http.impl.DefaultSchemePortResolver;
 import org.apache.hc.client5.http.impl.routing.DefaultRoutePlanner;
@@ -29,6 +31,9 @@ import org.slf4j.LoggerFactory;
  */
 final class GridAccess {
   private static final Logger LOG = LoggerFactory.getLogger(GridAccess.class);
+
+  /** Hosts (host:port) told that the discovered token is not sent to them over plain http. */
+  private static final Set<String> WARNED_HOSTS = ConcurrentHashMap.newKeySet();
 
   private GridAccess() {}
 
@@ -128,14 +133,21 @@ final class GridAccess {
   }
 
   /**
-   * The bearer token for a replica: the options' (sent over http too, as asked), else one found by
-   * WLCG discovery, for https replicas only.
+   * The bearer token for a replica at {@code target} (an http(s) URL), or null for none. Tokens go
+   * over TLS only, as XRootD's ztn protocol has it: the options' token is refused for an http
+   * target unless {@link SourceOptions#allowInsecureToken()}; a token found by WLCG discovery is
+   * never sent to one (a warning names the host, once per process).
+   *
+   * @throws IllegalArgumentException for the options' token and an http target without the opt-in,
+   *     or discovery that names an unreadable token file (https targets)
    */
   static String token(URI target, SourceOptions o, GridEnvironment env) {
     if (o.bearerToken() != null) {
+      o.checkTokenTransport(target);
       return o.bearerToken();
     }
     if (!https(target)) {
+      warnDiscoveredToken(target, env);
       return null;
     }
     GridEnvironment.Token t = env.bearerToken();
@@ -143,6 +155,33 @@ final class GridAccess {
       LOG.debug("{}: bearer {}", target, t);
     }
     return t == null ? null : t.value();
+  }
+
+  /**
+   * Warns, once per host and port, that the discovered token is not sent to this http target.
+   *
+   * @return whether this call warned
+   */
+  static boolean warnDiscoveredToken(URI target, GridEnvironment env) {
+    String host = target.getHost() + (target.getPort() < 0 ? "" : ":" + target.getPort());
+    if (WARNED_HOSTS.contains(host)) {
+      return false;
+    }
+    GridEnvironment.Token t;
+    try {
+      t = env.bearerToken();
+    } catch (IllegalArgumentException e) {
+      LOG.debug("{}: token discovery: {}", host, e.getMessage()); // not sent here anyway
+      return false;
+    }
+    if (t == null || !WARNED_HOSTS.add(host)) {
+      return false;
+    }
+    LOG.warn(
+        "{}: not sending the bearer {} over plain http (tokens go over TLS only: https, davs)",
+        host,
+        t);
+    return true;
   }
 
   /**

@@ -58,31 +58,42 @@ final class GridFtpModeE {
       StreamTuner tuner,
       int buffer)
       throws IOException {
+    long t0 = System.nanoTime();
     try {
-      ModeEChannels ch = setUp(owner, s, tuner, buffer);
+      // the set-up still needed, the retrieve: one batch, one round trip
       int streams = tuner.streams();
-      if (ch.parallelism != streams) {
-        String opts = "OPTS RETR Parallelism=" + streams + "," + streams + "," + streams + ";";
-        expect(owner, s.command(opts), 200, "OPTS RETR");
-        ch.closeConnections();
-        // the server applies the parallelism when PORT sets up its data channel
-        expect(owner, s.command(ch.portCommand()), 200, "PORT");
-        ch.parallelism = streams;
-      }
+      queueSetUp(s, streams, buffer);
+      s.send("ERET P " + offset + " " + length + " " + path);
+      s.flush();
       long start = System.nanoTime();
-      FtpSession.Reply r = s.command("ERET P " + offset + " " + length + " " + path);
+      ModeEChannels ch = confirmSetUp(owner, s, tuner, start, /* last= */ false);
+      FtpSession.Reply r = s.read();
       if (r.code() == 500 || r.code() == 502 || r.code() == 504) {
         throw new Unsupported("ERET refused: " + r);
       }
       if (r.code() != 150 && r.code() != 125) {
         throw refused(owner, r, "ERET");
       }
+      long answered = System.nanoTime();
       int window = Math.max(ModeEChannels.MIN_WINDOW, streams * 2 * (256 << 10));
       ModeEBody.Ending ending =
           new ModeEBody.Ending() {
             @Override
             public void complete() throws IOException {
+              long data = System.nanoTime();
               finish(owner, s, "ERET");
+              if (LOG.isDebugEnabled()) {
+                LOG.debug(
+                    "{}: range {}+{} over {} streams: ERET answered after {} ms, data in {} ms,"
+                        + " final reply {} ms later",
+                    owner.uri(),
+                    offset,
+                    length,
+                    streams,
+                    (answered - t0) / 1_000_000,
+                    (data - answered) / 1_000_000,
+                    (System.nanoTime() - data) / 1_000_000);
+              }
               tuner.record(streams, length, System.nanoTime() - start);
               owner.release(s, true);
             }
@@ -107,31 +118,77 @@ final class GridFtpModeE {
     }
   }
 
-  /** MODE E, the buffer and the listener, once per control connection. */
-  private static ModeEChannels setUp(Owner owner, FtpSession s, StreamTuner tuner, int buffer)
+  /**
+   * Queues what the session still needs for a retrieve over {@code streams} data connections,
+   * without waiting: {@code MODE E} and {@code SBUF} once per control connection (with the
+   * listener), {@code OPTS RETR Parallelism} and {@code PORT} when the count changes (the server
+   * applies the parallelism when PORT sets up its data channel). {@link #confirmSetUp} reads the
+   * replies. A probe queues it behind its own commands, so that the first range only asks ERET.
+   */
+  static void queueSetUp(FtpSession s, int streams, int buffer) throws IOException {
+    ModeEChannels ch = s.modeE;
+    if (ch == null) {
+      ch = ModeEChannels.listen(s.sock.getLocalAddress(), s.sock.getInetAddress(), buffer);
+      s.modeE = ch;
+      s.send("MODE E");
+      ch.unconfirmed.add("MODE E");
+      if (buffer > 0) {
+        s.send("SBUF " + buffer);
+        ch.unconfirmed.add("SBUF " + buffer);
+      }
+    }
+    if (ch.parallelism != streams) {
+      ch.closeConnections();
+      s.send("OPTS RETR Parallelism=" + streams + "," + streams + "," + streams + ";");
+      ch.unconfirmed.add("OPTS RETR");
+      s.send(ch.portCommand());
+      ch.unconfirmed.add("PORT");
+      ch.parallelism = streams;
+    }
+  }
+
+  /**
+   * Reads the replies of the set-up commands queued by {@link #queueSetUp}; the first reply's delay
+   * after {@code sentNanos} is a control round trip for the tuner.
+   *
+   * @throws Unsupported if the server refuses MODE E
+   * @throws SourceException if it refuses the parallelism or PORT
+   */
+  static ModeEChannels confirmSetUp(
+      Owner owner, FtpSession s, StreamTuner tuner, long sentNanos, boolean last)
       throws IOException {
-    if (s.modeE != null) {
-      return s.modeE;
-    }
-    long t0 = System.nanoTime();
-    FtpSession.Reply mode = s.command("MODE E");
-    tuner.roundTrip(System.nanoTime() - t0);
-    if (mode.code() != 200) {
-      throw new Unsupported("MODE E refused: " + mode);
-    }
-    if (buffer > 0) {
-      FtpSession.Reply b = s.command("SBUF " + buffer);
-      if (b.code() != 200) {
-        b = s.command("SITE RETRBUFSIZE " + buffer);
+    ModeEChannels ch = s.modeE;
+    boolean first = true;
+    FtpSession.Reply sbufRefused = null;
+    String buffer = null;
+    for (String c; (c = ch.unconfirmed.poll()) != null; ) {
+      FtpSession.Reply r = s.read();
+      if (first && sentNanos != 0) {
+        tuner.roundTrip(System.nanoTime() - sentNanos);
+        first = false;
       }
-      if (b.code() != 200) {
-        LOG.debug("{}: the server sets no TCP buffer of {} bytes: {}", owner.uri(), buffer, b);
+      if (c.equals("MODE E") && r.code() != 200) {
+        throw new Unsupported("MODE E refused: " + r);
+      } else if (c.startsWith("SBUF") && r.code() != 200) {
+        sbufRefused = r;
+        buffer = c.substring(5);
+      } else if (!c.equals("MODE E") && !c.startsWith("SBUF")) {
+        expect(owner, r, 200, c);
       }
     }
-    ModeEChannels ch =
-        ModeEChannels.listen(s.sock.getLocalAddress(), s.sock.getInetAddress(), buffer);
-    s.modeE = ch;
+    if (sbufRefused != null) {
+      retrBufSize(owner, s, buffer, sbufRefused, last);
+    }
     return ch;
+  }
+
+  private static void retrBufSize(
+      Owner owner, FtpSession s, String bytes, FtpSession.Reply refused, boolean canAsk)
+      throws IOException {
+    FtpSession.Reply r = canAsk ? s.command("SITE RETRBUFSIZE " + bytes) : refused;
+    if (r.code() != 200) {
+      LOG.debug("{}: the server sets no TCP buffer of {} bytes: {}", owner.uri(), bytes, r);
+    }
   }
 
   /** Reads the final reply of a transfer, skipping restart and performance markers. */

@@ -105,10 +105,24 @@ public final class GridFtpRangeSource implements RangeSource {
 
   @Override
   public Validators probe() throws IOException {
+    long t0 = System.nanoTime();
     FtpSession s = take();
     boolean ok = false;
     try {
-      FtpSession.Reply size = s.command("SIZE " + path);
+      // SIZE, MDTM, CKSM and the MODE E set-up behind a new session's login: one batch, one round
+      // trip (plus the server's checksum time); the first range then only asks ERET
+      s.send("SIZE " + path);
+      s.send("MDTM " + path);
+      s.send("CKSM adler32 0 -1 " + path);
+      boolean modeE = !modeEUnsupported && !eretUnsupported && tuner.streams() > 1;
+      if (modeE) {
+        GridFtpModeE.queueSetUp(s, tuner.streams(), options.tcpBuffer());
+      }
+      long sent = System.nanoTime();
+      s.flush();
+      FtpSession.Reply size = s.read();
+      long t1 = System.nanoTime();
+      tuner.roundTrip(t1 - sent); // the server answers SIZE at once; CKSM may take long
       if (size.code() != 213) {
         throw fail(size, "SIZE");
       }
@@ -118,27 +132,48 @@ public final class GridFtpRangeSource implements RangeSource {
       } catch (NumberFormatException e) {
         throw new SourceException(uri, "unreadable SIZE answer: " + size, false, e);
       }
-      FtpSession.Reply mdtm = s.command("MDTM " + path);
+      FtpSession.Reply mdtm = s.read();
       Validators v = new Validators(n, null, mdtm.code() == 213 ? mdtm.text().trim() : null);
-      ok = true;
       Checksum sum = checksum(s);
-      if (sum == null && s.sock.isClosed()) {
-        ok = false; // the answer did not come in time: the session is out of step
-      }
+      ok = !s.sock.isClosed(); // else the CKSM answer did not come in time: out of step
       if (sum != null) {
         v = v.withChecksums(List.of(sum));
       }
+      if (ok && modeE) {
+        ok = confirmSetUp(s);
+      }
       probed = v;
+      LOG.debug(
+          "{}: probe: SIZE answered after {} ms, the rest {} ms later",
+          uri,
+          (t1 - t0) / 1_000_000,
+          (System.nanoTime() - t1) / 1_000_000);
       return v;
     } finally {
       release(s, ok);
     }
   }
 
+  /** Reads the probe's MODE E set-up replies; false if the session is not usable. */
+  private boolean confirmSetUp(FtpSession s) throws IOException {
+    try {
+      GridFtpModeE.confirmSetUp(owner, s, tuner, 0, /* last= */ true);
+      return true;
+    } catch (GridFtpModeE.Unsupported e) {
+      LOG.info("{}: {}; reading in stream mode over one connection", uri, e.getMessage());
+      modeEUnsupported = true;
+      return false;
+    } catch (SourceException e) {
+      LOG.info("{}: MODE E set-up failed, retried with the first range: {}", uri, e.getMessage());
+      return false;
+    }
+  }
+
   /**
-   * The file's adler32 as the server computes it ({@code CKSM adler32 0 -1 path}), or null when it
-   * cannot tell (refused, another format) or takes longer than half the probe time limit: the
-   * server reads the whole file for it, so a huge file is left unchecked rather than unused.
+   * The file's adler32 as the server computes it (the reply to the queued {@code CKSM adler32 0 -1
+   * path}), or null when it cannot tell (refused, another format) or takes longer than half the
+   * probe time limit: the server reads the whole file for it, so a huge file is left unchecked
+   * rather than unused (the session is then closed, being out of step).
    */
   private Checksum checksum(FtpSession s) throws IOException {
     Duration budget = options.probeTimeout().dividedBy(2);
@@ -146,7 +181,7 @@ public final class GridFtpRangeSource implements RangeSource {
     s.sock.setSoTimeout((int) Math.max(1, Math.min(stall, budget.toMillis())));
     FtpSession.Reply r;
     try {
-      r = s.command("CKSM adler32 0 -1 " + path);
+      r = s.read();
     } catch (SocketTimeoutException e) {
       LOG.info(
           "{}: no CKSM answer within {} ms; the file is not checked against it",
@@ -257,7 +292,7 @@ public final class GridFtpRangeSource implements RangeSource {
         return s;
       }
     }
-    return login();
+    return FtpSession.open(uri, options);
   }
 
   /** A session in stream mode: idle ones switched to MODE E are dropped. */
@@ -279,45 +314,6 @@ public final class GridFtpRangeSource implements RangeSource {
       }
     }
     s.close();
-  }
-
-  private FtpSession login() throws IOException {
-    int port =
-        uri.getPort() > 0 ? uri.getPort() : uri.getScheme().equalsIgnoreCase("ftp") ? 21 : 2811;
-    Socket sock = new Socket();
-    try {
-      sock.connect(
-          new InetSocketAddress(uri.getHost(), port), (int) options.connectTimeout().toMillis());
-      sock.setSoTimeout((int) options.stallTimeout().toMillis());
-      FtpSession s = new FtpSession(uri, sock);
-      FtpSession.Reply hello = s.read();
-      if (hello.code() != 220) {
-        throw fail(hello, "connection");
-      }
-      FtpSession.Reply user = s.command("USER anonymous");
-      if (user.code() == 331) {
-        user = s.command("PASS braid@");
-      }
-      if (user.code() != 230) {
-        throw new SourceException(
-            uri,
-            "anonymous login refused (" + user + "); braid speaks GridFTP without GSI only",
-            false,
-            null);
-      }
-      FtpSession.Reply type = s.command("TYPE I");
-      if (type.code() != 200) {
-        throw fail(type, "TYPE I");
-      }
-      return s;
-    } catch (SourceException e) {
-      sock.close();
-      throw e;
-    } catch (IOException e) {
-      sock.close();
-      throw new SourceException.ConnectionException(
-          uri, "connect failed: " + HttpRangeSource.describe(e), e);
-    }
   }
 
   @Override

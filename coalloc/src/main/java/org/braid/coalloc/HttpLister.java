@@ -92,6 +92,15 @@ final class HttpLister extends TreeLister {
                   if (token != null) { // redirects are not followed: always the same host
                     request.setHeader("Authorization", "Bearer " + token);
                   }
+                  // the user's headers too, except where the listing sets its own (Accept, Depth)
+                  options
+                      .headers()
+                      .forEach(
+                          (k, v) -> {
+                            if (!request.containsHeader(k)) {
+                              request.setHeader(k, v);
+                            }
+                          });
                 })
             .build();
   }

@@ -17,6 +17,7 @@ import java.util.ArrayDeque;
 import java.util.Locale;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.message.BasicClassicHttpResponse;
+import org.braid.coalloc.credentials.GridEnvironment;
 
 /**
  * HTTP/1.1 pipelining to one plain-http replica over a socket of its own (RFC 9112, section 9.3):
@@ -58,9 +59,12 @@ final class HttpPipe implements Pipe {
     h.append("GET ").append(path).append(query).append(" HTTP/1.1\r\n");
     h.append("Host: ").append(uri.getHost()).append(uri.getPort() >= 0 ? ":" + uri.getPort() : "");
     h.append("\r\nUser-Agent: ").append(options.userAgent()).append("\r\n");
-    if (options.bearerToken() != null) {
-      h.append("Authorization: Bearer ").append(options.bearerToken()).append("\r\n");
+    // the same token rules (TLS only unless allowed) and user headers as the pooled client's
+    String token = GridAccess.token(uri, options, GridEnvironment.of(options.environment()));
+    if (token != null) {
+      h.append("Authorization: Bearer ").append(token).append("\r\n");
     }
+    options.headers().forEach((k, v) -> h.append(k).append(": ").append(v).append("\r\n"));
     this.head = h.toString();
   }
 

@@ -167,7 +167,12 @@ final class ModeEBody implements ParallelChannel {
       s.ch.keyFor(selector).interestOps(SelectionKey.OP_READ);
     }
     paused.clear();
-    if (delivered == length && eodsExpected >= 0 && eods == eodsExpected) {
+    if (delivered == length) {
+      // the caller may stop reading at the last byte (the fetch loop does): wait for the EODs now,
+      // which follow the data at once, so that the connections are kept for the next range
+      while (eodsExpected < 0 || eods < eodsExpected) {
+        pump();
+      }
       finish();
     }
     return n;

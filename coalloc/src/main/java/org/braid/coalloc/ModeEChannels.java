@@ -8,7 +8,9 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 
 /**
@@ -31,6 +33,9 @@ final class ModeEChannels implements Closeable {
   final InetAddress server;
 
   final List<SocketChannel> connections = new ArrayList<>();
+
+  /** Set-up commands sent whose replies are still to be read, in order. */
+  final Deque<String> unconfirmed = new ArrayDeque<>();
 
   /** The parallelism last set with {@code OPTS RETR}, 0 before. */
   int parallelism;

@@ -1,5 +1,6 @@
 package org.braid.coalloc;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
@@ -21,6 +22,7 @@ public final class SourceOptions {
   private final Duration stallTimeout;
   private final int connectionsPerSource;
   private final String bearerToken;
+  private final boolean allowInsecureToken;
   private final Path clientCertificate;
   private final String clientCertificatePassword;
   private final Path clientKey;
@@ -38,6 +40,7 @@ public final class SourceOptions {
     this.stallTimeout = b.stallTimeout;
     this.connectionsPerSource = b.connectionsPerSource;
     this.bearerToken = b.bearerToken;
+    this.allowInsecureToken = b.allowInsecureToken;
     this.clientCertificate = b.clientCertificate;
     this.clientCertificatePassword = b.clientCertificatePassword;
     this.clientKey = b.clientKey;
@@ -71,9 +74,35 @@ public final class SourceOptions {
     return connectionsPerSource;
   }
 
-  /** The bearer token sent as {@code Authorization: Bearer ...}, or null. */
+  /**
+   * The bearer token sent as {@code Authorization: Bearer ...} to https (and davs) replicas, or
+   * null.
+   */
   public String bearerToken() {
     return bearerToken;
+  }
+
+  /** Whether {@link #bearerToken()} may also be sent to plain http replicas. */
+  public boolean allowInsecureToken() {
+    return allowInsecureToken;
+  }
+
+  /**
+   * Checks, before any connection, that the bearer token may go to this replica: not to a plain
+   * {@code http://} or {@code dav://} URL unless {@link #allowInsecureToken()}.
+   *
+   * @throws IllegalArgumentException naming the URL if the token would go over plain http
+   */
+  public void checkTokenTransport(URI replica) {
+    String scheme = replica.getScheme() == null ? "" : replica.getScheme().toLowerCase(Locale.ROOT);
+    if (bearerToken != null
+        && !allowInsecureToken
+        && (scheme.equals("http") || scheme.equals("dav"))) {
+      throw new IllegalArgumentException(
+          "refusing to send the bearer token over plain http to "
+              + replica
+              + " (tokens go over TLS only: use https:// or davs://, or --allow-insecure-token)");
+    }
   }
 
   /**
@@ -159,6 +188,7 @@ public final class SourceOptions {
     private Duration stallTimeout = Duration.ofSeconds(30);
     private int connectionsPerSource = 1;
     private String bearerToken;
+    private boolean allowInsecureToken;
     private Path clientCertificate;
     private String clientCertificatePassword;
     private Path clientKey;
@@ -266,9 +296,23 @@ public final class SourceOptions {
       return this;
     }
 
-    /** Sends {@code Authorization: Bearer TOKEN} to HTTP(S) sources. Default: none. */
+    /**
+     * Sends {@code Authorization: Bearer TOKEN} to https and davs replicas, each to its own host
+     * and port only (not to hosts it redirects to). A source at a plain http URL with this token is
+     * refused (IllegalArgumentException naming the URL) unless {@link #allowInsecureToken} is set.
+     * Default: none (https replicas get the token WLCG discovery finds, http replicas none).
+     */
     public Builder bearerToken(String token) {
       this.bearerToken = token;
+      return this;
+    }
+
+    /**
+     * Also sends the {@link #bearerToken} over plain http, where anyone on the path can read and
+     * reuse it (a token found by WLCG discovery never goes over http). Default: false.
+     */
+    public Builder allowInsecureToken(boolean allow) {
+      this.allowInsecureToken = allow;
       return this;
     }
 

@@ -77,6 +77,94 @@ class GridFtpModeETest {
     assertEquals(List.of(4, 4), server.connectionsPerTransfer());
   }
 
+  /** Reads exactly {@code n} bytes and stops, as the fetch loop does (no read for the end). */
+  private static byte[] readExactly(ReadableByteChannel ch, int n) throws IOException {
+    ByteBuffer b = ByteBuffer.allocate(n);
+    while (b.hasRemaining()) {
+      if (ch.read(b) < 0) {
+        break;
+      }
+    }
+    return b.array();
+  }
+
+  @Test
+  void open_rangeReadToItsLastByteOnly_keepsTheSessionAndDataConnections() throws IOException {
+    try (GridFtpRangeSource s = source(4)) {
+      for (int i = 0; i < 3; i++) {
+        try (ReadableByteChannel ch = s.open(i * 90_000L, 90_000)) {
+          assertArrayEquals(
+              Arrays.copyOfRange(file, i * 90_000, (i + 1) * 90_000), readExactly(ch, 90_000));
+          assertTrue(!ch.isOpen(), "the range completes with its last byte");
+        }
+      }
+    }
+    List<String> c = server.commands();
+    // one login and one data channel set-up for the three ranges
+    assertEquals(1, c.stream().filter(x -> x.startsWith("USER")).count(), c.toString());
+    assertEquals(1, c.stream().filter(x -> x.startsWith("PORT")).count(), c.toString());
+    assertEquals(3, c.stream().filter(x -> x.startsWith("ERET")).count(), c.toString());
+    assertEquals(List.of(4, 4, 4), server.connectionsPerTransfer());
+  }
+
+  @Test
+  void probeThenRanges_oneRoundTripForTheProbeAndOneForEachRange() throws IOException {
+    try (GridFtpRangeSource s = source(4)) {
+      assertEquals(SIZE, s.probe().size());
+      for (int i = 0; i < 2; i++) {
+        try (ReadableByteChannel ch = s.open(i * 90_000L, 90_000)) {
+          assertArrayEquals(
+              Arrays.copyOfRange(file, i * 90_000, (i + 1) * 90_000), readExactly(ch, 90_000));
+        }
+      }
+    }
+    List<String> c = server.commands();
+    String port = c.stream().filter(x -> x.startsWith("PORT ")).findFirst().orElseThrow();
+    assertEquals(
+        List.of(
+            "USER anonymous",
+            "PASS braid@",
+            "TYPE I",
+            "SIZE /data.bin",
+            "MDTM /data.bin",
+            "CKSM adler32 0 -1 /data.bin",
+            "MODE E",
+            "SBUF 1048576",
+            "OPTS RETR Parallelism=4,4,4;",
+            port,
+            "ERET P 0 90000 /data.bin",
+            "ERET P 90000 90000 /data.bin"),
+        c);
+    // login, SIZE, MDTM, CKSM and the set-up in one round trip; then one ERET each
+    assertEquals(3, server.batches(), c.toString());
+  }
+
+  @Test
+  void open_newSession_logsInSetsUpAndRetrievesInOneRoundTrip() throws IOException {
+    try (GridFtpRangeSource s = source(2);
+        ReadableByteChannel ch = s.open(1000, 5000)) {
+      assertArrayEquals(Arrays.copyOfRange(file, 1000, 6000), readExactly(ch, 5000));
+    }
+    assertEquals(1, server.batches(), server.commands().toString());
+    assertEquals("ERET P 1000 5000 /data.bin", server.commands().get(server.commands().size() - 1));
+  }
+
+  @Test
+  void probe_sbufRefused_asksSiteRetrbufsizeAndTheRangeStillWorks() throws IOException {
+    server.fault(ScriptedModeEServer.Fault.REFUSE_SBUF);
+    try (GridFtpRangeSource s = source(2)) {
+      s.probe();
+      try (ReadableByteChannel ch = s.open(0, 1000)) {
+        assertArrayEquals(Arrays.copyOf(file, 1000), readExactly(ch, 1000));
+      }
+    }
+    List<String> c = server.commands();
+    int port = c.indexOf(c.stream().filter(x -> x.startsWith("PORT ")).findFirst().orElseThrow());
+    assertEquals("SITE RETRBUFSIZE 1048576", c.get(port + 1), c.toString());
+    assertEquals("ERET P 0 1000 /data.bin", c.get(port + 2), c.toString());
+    assertEquals(1, c.stream().filter(x -> x.startsWith("USER")).count(), c.toString());
+  }
+
   @Test
   void open_serverRefusesModeE_readsInStreamMode() throws IOException {
     server.fault(ScriptedModeEServer.Fault.REFUSE_MODE_E);

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -186,6 +187,35 @@ class ListersTest {
     try (Lister l = Lister.of(root, SourceOptions.DEFAULT, ListLimits.DEFAULT)) {
       assertEquals(Map.of("x y", 4L, "d/z", 1L), files(l.list()));
     }
+  }
+
+  @Test
+  void httpLister_userHeaders_sentWithEveryListingRequest_butNotOverItsOwn() throws Exception {
+    List<String> seen = new CopyOnWriteArrayList<>();
+    URI root =
+        serve(
+            x -> {
+              seen.add(
+                  x.getRequestMethod()
+                      + " "
+                      + x.getRequestHeaders().getFirst("X-Experiment")
+                      + " "
+                      + x.getRequestHeaders().getFirst("Accept"));
+              if (x.getRequestMethod().equals("PROPFIND")) {
+                return new String[] {"405", "text/html", ""};
+              }
+              return new String[] {
+                "200", "application/json", "[{\"name\":\"z\",\"type\":\"file\",\"size\":1}]"
+              };
+            });
+    SourceOptions o =
+        SourceOptions.builder().header("X-Experiment", "atlas").header("Accept", "*/*").build();
+    try (Lister l = Lister.of(root, o, ListLimits.DEFAULT)) {
+      assertEquals(Map.of("z", 1L), files(l.list()));
+    }
+    assertEquals(2, seen.size(), seen.toString());
+    assertEquals("PROPFIND atlas */*", seen.get(0));
+    assertEquals("GET atlas application/json", seen.get(1)); // the JSON index keeps its Accept
   }
 
   @Test

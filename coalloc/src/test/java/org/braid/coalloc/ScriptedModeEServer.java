@@ -31,6 +31,7 @@ final class ScriptedModeEServer implements Closeable {
     WRONG_EOD_COUNT,
     CLOSE_MID_BLOCK,
     REFUSE_MODE_E,
+    REFUSE_SBUF,
     OVERLAPPING_BLOCKS
   }
 
@@ -42,6 +43,7 @@ final class ScriptedModeEServer implements Closeable {
   private final List<String> commands = new CopyOnWriteArrayList<>();
   private final List<Integer> connectionsPerTransfer = new CopyOnWriteArrayList<>();
   private volatile Fault fault = Fault.NONE;
+  private volatile int batches;
 
   ScriptedModeEServer(byte[] file) throws IOException {
     this.file = file;
@@ -61,6 +63,14 @@ final class ScriptedModeEServer implements Closeable {
 
   List<String> commands() {
     return commands;
+  }
+
+  /**
+   * How many times the server had answered everything and waited for the client's next command: the
+   * client's round trips (commands sent together count once).
+   */
+  int batches() {
+    return batches;
   }
 
   /** How many data connections carried each transfer, in order. */
@@ -88,11 +98,15 @@ final class ScriptedModeEServer implements Closeable {
     List<Socket> data = new ArrayList<>();
     try {
       for (String line; (line = in.readLine()) != null; ) {
+        if (!in.ready()) {
+          batches++;
+        }
         commands.add(line);
         String verb = line.split(" ", 2)[0].toUpperCase(java.util.Locale.ROOT);
         switch (verb) {
           case "USER" -> reply(out, "230 welcome");
-          case "TYPE", "SBUF" -> reply(out, "200 ok");
+          case "TYPE", "SITE" -> reply(out, "200 ok");
+          case "SBUF" -> reply(out, fault == Fault.REFUSE_SBUF ? "500 unknown SBUF" : "200 ok");
           case "SIZE" -> reply(out, "213 " + file.length);
           case "MDTM" -> reply(out, "213 20261124000000");
           case "MODE" -> reply(out, fault == Fault.REFUSE_MODE_E ? "504 no" : "200 ok");

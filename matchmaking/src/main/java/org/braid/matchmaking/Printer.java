@@ -1,23 +1,45 @@
 package org.braid.matchmaking;
 
 import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * Writes a value as a self-contained literal: list elements are evaluated in the scope the list was
  * written in (recursively, so the text does not depend on that scope); ads are written as their
  * attribute expressions. Iterative: an explicit stack of the lists being written, at most {@link
  * EvalOptions#maxNesting()} deep, and at most {@link EvalOptions#maxStringLength()} characters, so
- * a list that holds itself ({@code [ r = { r } ].r}) ends at a limit instead of the stack's.
+ * a list that holds itself ({@code [ r = { r } ].r}) ends at a limit instead of the stack's. A list
+ * met again inside itself (the same elements in the same scope) could only be written forever, so
+ * it ends there at once: before, such a list was written ever deeper, each level evaluating its
+ * elements again, until the step budget ran out ({@code [ x = { x.a, x }; r = x ].r}: 500,000
+ * steps).
  */
 final class Printer {
 
   /** A list being written and the index of its next element. */
   private static final class Frame {
     final Value.ListValue list;
+    final Open key;
     int next;
 
     Frame(Value.ListValue list) {
       this.list = list;
+      this.key = new Open(list.items(), list.env);
+    }
+  }
+
+  /** A list by the identity of its element expressions and of its scope. */
+  private record Open(List<Expr> items, Env env) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Open k && k.items == items && k.env == env;
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(items) * 31 + System.identityHashCode(env);
     }
   }
 
@@ -26,6 +48,7 @@ final class Printer {
   private final StringBuilder sb = new StringBuilder();
   private final Unparser unparser;
   private final ArrayDeque<Frame> stack = new ArrayDeque<>();
+  private final Set<Open> open = new HashSet<>();
 
   private Printer(Evaluator ev) {
     this.ev = ev;
@@ -50,6 +73,7 @@ final class Printer {
   private void next(Frame top) {
     if (top.next == top.list.size()) {
       stack.pop();
+      open.remove(top.key);
       append(" }");
       return;
     }
@@ -87,8 +111,12 @@ final class Printer {
       throw budget.failure(
           "printed value nests deeper than " + budget.options.maxNesting() + " lists");
     }
+    Frame f = new Frame(l);
+    if (!open.add(f.key)) {
+      throw budget.failure("printed value contains itself");
+    }
     append("{ ");
-    stack.push(new Frame(l));
+    stack.push(f);
   }
 
   private void append(String s) {

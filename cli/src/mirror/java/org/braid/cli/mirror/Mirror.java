@@ -1,5 +1,6 @@
 package org.braid.cli.mirror;
 
+import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
@@ -18,7 +19,10 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
@@ -75,6 +79,11 @@ public final class Mirror implements Closeable {
   private final URI redirect;
   private final Map<String, String> extraHeaders;
   private volatile String lastAuthorization;
+
+  /** The request headers of the latest {@link #RECENT} requests (guarded by itself). */
+  private final ArrayDeque<Headers> recent = new ArrayDeque<>();
+
+  private static final int RECENT = 1000;
   private final ExecutorService pool;
   private final CountDownLatch closed = new CountDownLatch(1);
   private final AtomicLong served = new AtomicLong();
@@ -193,6 +202,18 @@ public final class Mirror implements Closeable {
     return lastAuthorization;
   }
 
+  /**
+   * The value of request header {@code name} in each of the latest 1000 requests, oldest first
+   * (null where a request had none).
+   */
+  public List<String> recentHeader(String name) {
+    List<String> values = new ArrayList<>();
+    synchronized (recent) {
+      recent.forEach(h -> values.add(h.getFirst(name)));
+    }
+    return values;
+  }
+
   /** Changes the rate limit (bytes per second, 0 for none) while running. */
   public void setRate(double bytesPerSecond) {
     this.rate = bytesPerSecond;
@@ -222,6 +243,12 @@ public final class Mirror implements Closeable {
         return;
       }
       lastAuthorization = ex.getRequestHeaders().getFirst("Authorization");
+      synchronized (recent) {
+        if (recent.size() == RECENT) {
+          recent.removeFirst();
+        }
+        recent.addLast(ex.getRequestHeaders());
+      }
       if (redirect != null) {
         ex.getResponseHeaders().set("Location", redirect.toString());
         ex.sendResponseHeaders(302, -1);

@@ -38,6 +38,9 @@ final class Connection implements Closeable {
 
   static final int STREAM = 1;
 
+  /** The highest stream id a batch of requests uses. */
+  static final int MAX_STREAM = 4;
+
   final URI replica;
   final Target target;
   private final Duration stall;
@@ -82,8 +85,7 @@ final class Connection implements Closeable {
       s.setSoTimeout((int) o.stallTimeout().toMillis());
       s.setTcpNoDelay(true);
       Connection c = new Connection(replica, target, s, o.stallTimeout());
-      Login.handshake(c, tls);
-      Login.run(c);
+      Login.logIn(c, tls);
       return c;
     } catch (SourceException e) {
       s.close();
@@ -102,6 +104,38 @@ final class Connection implements Closeable {
   }
 
   /**
+   * One request of a batch ({@link #callAll}): its stream id and bytes, then its final answer
+   * (kXR_ok with the kXR_oksofar parts joined, or kXR_redirect) or its refusal (kXR_error).
+   */
+  static final class Call {
+    final int streamId;
+    final int request;
+    final byte[] bytes;
+    private final ByteArrayOutputStream parts = new ByteArrayOutputStream();
+    private int waits;
+    Response answer;
+    Refused refused;
+
+    Call(int streamId, int request, byte[] params, byte[] data) {
+      this.streamId = streamId;
+      this.request = request;
+      this.bytes = Frame.request(streamId, request, params, data);
+    }
+
+    boolean done() {
+      return answer != null || refused != null;
+    }
+
+    /** The final answer; the refusal is thrown. */
+    Response answer() throws Refused {
+      if (refused != null) {
+        throw refused;
+      }
+      return answer;
+    }
+  }
+
+  /**
    * Sends a request and returns its final answer: kXR_ok (parts sent as kXR_oksofar joined) or
    * kXR_redirect. kXR_wait is waited out (at most {@link #MAX_WAITS} times, each no longer than the
    * stall timeout) and the request sent again; kXR_waitresp waits for the asynchronous answer.
@@ -109,42 +143,85 @@ final class Connection implements Closeable {
    * @throws SourceException for kXR_error and protocol violations
    */
   Response call(int request, byte[] params, byte[] data) throws IOException {
-    byte[] req = Frame.request(STREAM, request, params, data);
-    send(req);
-    int waits = 0;
-    ByteArrayOutputStream parts = new ByteArrayOutputStream();
+    Call c = new Call(STREAM, request, params, data);
+    callAll(c);
+    return c.answer();
+  }
+
+  /**
+   * Sends the requests (each with its own stream id, at most {@link #MAX_STREAM}) in one write and
+   * reads until each has its final answer or refusal, as {@link #call} does for one: a batch costs
+   * one round trip. The server may answer them in any order.
+   *
+   * @throws SourceException for protocol violations
+   */
+  void callAll(Call... calls) throws IOException {
+    ByteArrayOutputStream all = new ByteArrayOutputStream();
+    for (Call c : calls) {
+      all.writeBytes(c.bytes);
+    }
+    send(all.toByteArray());
+    await(calls);
+  }
+
+  /** Reads the answers of requests already sent, as {@link #callAll} does. */
+  void await(Call... calls) throws IOException {
     while (true) {
-      Header h = nextHeader();
-      Response r = response(h);
-      switch (h.status()) {
-        case Xrd.OKSOFAR:
-          if (parts.size() + r.body().length > MAX_RESPONSE) {
-            throw protocolError(
-                Xrd.requestName(request) + " answer longer than " + MAX_RESPONSE + " bytes");
-          }
-          parts.write(r.body());
-          continue;
-        case Xrd.OK:
-          if (parts.size() == 0) {
-            return r;
-          }
-          parts.write(r.body());
-          return new Response(Xrd.OK, parts.toByteArray());
-        case Xrd.REDIRECT:
-          return r;
-        case Xrd.WAIT:
-          waitOut(request, r, ++waits);
-          send(req);
-          continue;
-        case Xrd.WAITRESP:
-          awaitAsync(r);
-          continue;
-        case Xrd.ERROR:
-          throw error(request, r);
-        default:
-          throw protocolError(
-              "unexpected status " + h.status() + " in answer to " + Xrd.requestName(request));
+      Call c = null;
+      boolean pending = false;
+      for (Call x : calls) {
+        pending |= !x.done();
       }
+      if (!pending) {
+        return;
+      }
+      Header h = nextHeader();
+      for (Call x : calls) {
+        if (x.streamId == h.streamId() && !x.done()) {
+          c = x;
+        }
+      }
+      if (c == null) {
+        throw protocolError("answer for stream " + h.streamId() + ", which has no request");
+      }
+      answer(c, h, response(h));
+    }
+  }
+
+  private void answer(Call c, Header h, Response r) throws IOException {
+    switch (h.status()) {
+      case Xrd.OKSOFAR:
+        if (c.parts.size() + r.body().length > MAX_RESPONSE) {
+          throw protocolError(
+              Xrd.requestName(c.request) + " answer longer than " + MAX_RESPONSE + " bytes");
+        }
+        c.parts.write(r.body());
+        return;
+      case Xrd.OK:
+        if (c.parts.size() == 0) {
+          c.answer = r;
+        } else {
+          c.parts.write(r.body());
+          c.answer = new Response(Xrd.OK, c.parts.toByteArray());
+        }
+        return;
+      case Xrd.REDIRECT:
+        c.answer = r;
+        return;
+      case Xrd.WAIT:
+        waitOut(c.request, r, ++c.waits);
+        c.parts.reset();
+        send(c.bytes);
+        return;
+      case Xrd.WAITRESP:
+        awaitAsync(r);
+        return;
+      case Xrd.ERROR:
+        c.refused = error(c.request, r);
+        return;
+      default:
+        throw protocolError(
+            "unexpected status " + h.status() + " in answer to " + Xrd.requestName(c.request));
     }
   }
 
@@ -153,10 +230,20 @@ final class Connection implements Closeable {
    * SocketTimeoutException} leaves the connection out of step (close it).
    */
   Response callWithin(int request, byte[] params, byte[] data, Duration budget) throws IOException {
+    Call c = new Call(STREAM, request, params, data);
+    callAllWithin(budget, c);
+    return c.answer();
+  }
+
+  /**
+   * {@link #callAll} within {@code budget}; on a {@link SocketTimeoutException} the calls that are
+   * {@link Call#done} have their answers, and the connection is out of step (close it).
+   */
+  void callAllWithin(Duration budget, Call... calls) throws IOException {
     budgetEnd = System.nanoTime() + budget.toNanos();
     socket.setSoTimeout((int) Math.max(1, Math.min(stall.toMillis(), budget.toMillis())));
     try {
-      return call(request, params, data);
+      callAll(calls);
     } finally {
       budgetEnd = 0;
       socket.setSoTimeout((int) stall.toMillis());
@@ -224,7 +311,7 @@ final class Connection implements Closeable {
     send(Frame.request(STREAM, request, params, data));
   }
 
-  private void send(byte[] req) throws IOException {
+  void send(byte[] req) throws IOException {
     out.write(req);
     out.flush();
   }
@@ -262,7 +349,7 @@ final class Connection implements Closeable {
   }
 
   private void checkStream(Header h) throws SourceException {
-    if (h.streamId() != STREAM) {
+    if (h.streamId() < STREAM || h.streamId() > MAX_STREAM) {
       throw protocolError("answer for stream " + h.streamId() + ", expected " + STREAM);
     }
     if (h.length() < 0) {
@@ -338,12 +425,15 @@ final class Connection implements Closeable {
     return b;
   }
 
-  /** Closes the file handle (best effort, one second at most) and the connection. */
+  /**
+   * Sends kXR_close for the file handle without waiting for its answer (the server closes the file
+   * when the connection ends anyway, so a download's end costs no round trip), then closes the
+   * connection.
+   */
   void closeFile(byte[] handle) {
     try {
-      socket.setSoTimeout(1000);
       ByteBuffer p = Frame.params().put(handle);
-      call(Xrd.CLOSE, p.array(), new byte[0]);
+      send(Xrd.CLOSE, p.array(), new byte[0]);
     } catch (IOException e) {
       // closing anyway
     }

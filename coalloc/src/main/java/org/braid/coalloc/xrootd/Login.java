@@ -23,8 +23,12 @@ final class Login {
 
   private Login() {}
 
-  /** The handshake and kXR_protocol, sent together; then TLS if the target needs it. */
-  static void handshake(Connection c, Supplier<SSLContext> tls) throws IOException {
+  /**
+   * The handshake, kXR_protocol and kXR_login, sent together (one round trip), then kXR_auth when
+   * the server asks for it. For {@code roots://} the login waits for TLS, which starts once the
+   * kXR_protocol answer offers it.
+   */
+  static void logIn(Connection c, Supplier<SSLContext> tls) throws IOException {
     ByteBuffer hs = ByteBuffer.allocate(20).putInt(0).putInt(0).putInt(0).putInt(4);
     hs.putInt(HANDSHAKE_MAGIC);
     ByteBuffer p = Frame.params().putInt(Xrd.CLIENT_PROTOCOL);
@@ -32,8 +36,9 @@ final class Login {
       p.put((byte) (Xrd.FLAG_ABLE_TLS | Xrd.FLAG_WANT_TLS)).put((byte) Xrd.EXPECT_LOGIN);
     }
     byte[] protocol = Frame.request(Connection.STREAM, Xrd.PROTOCOL, p.array(), new byte[0]);
-    c.out().write(Connection.concat(hs.array(), protocol));
-    c.out().flush();
+    Connection.Call login = loginCall();
+    byte[] first = Connection.concat(hs.array(), protocol);
+    c.send(c.target.tls() ? first : Connection.concat(first, login.bytes));
     Header h = Header.of(c.readN(Frame.RESPONSE_HEADER));
     if (h.status() != 0 || h.length() != 8) {
       throw c.protocolError("not an XRootD server (handshake answer " + h + ")");
@@ -56,7 +61,11 @@ final class Login {
             null);
       }
       startTls(c, tls.get());
+      c.callAll(login);
+    } else {
+      c.await(login);
     }
+    loggedIn(c, c.expect(Xrd.LOGIN, login.answer()));
   }
 
   private static void startTls(Connection c, SSLContext ctx) throws IOException {
@@ -71,11 +80,14 @@ final class Login {
     c.use(ssl);
   }
 
-  static void run(Connection c) throws IOException {
+  private static Connection.Call loginCall() {
     ByteBuffer p = Frame.params().putInt((int) ProcessHandle.current().pid());
     p.put(username(System.getProperty("user.name", "braid")));
     p.put((byte) 0).put((byte) 0).put((byte) Xrd.CAPVER_5);
-    Response r = c.expect(Xrd.LOGIN, c.call(Xrd.LOGIN, p.array(), new byte[0]));
+    return new Connection.Call(Connection.STREAM, Xrd.LOGIN, p.array(), new byte[0]);
+  }
+
+  private static void loggedIn(Connection c, Response r) throws IOException {
     if (r.body().length < 16) {
       throw c.protocolError(
           "kXR_login answer of " + r.body().length + " bytes, expected 16 or more");

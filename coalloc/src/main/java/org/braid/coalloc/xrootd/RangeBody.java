@@ -11,6 +11,8 @@ import java.time.Duration;
 import org.braid.coalloc.SourceException;
 import org.braid.coalloc.xrootd.Frame.Header;
 import org.braid.coalloc.xrootd.Frame.Response;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One range read with kXR_read on a session's file handle: exactly {@code length} bytes streamed
@@ -19,6 +21,8 @@ import org.braid.coalloc.xrootd.Frame.Response;
  * the session goes back to the source's pool; closed early, its connection is closed.
  */
 final class RangeBody implements ReadableByteChannel {
+  private static final Logger LOG = LoggerFactory.getLogger(XrootdRangeSource.class);
+
   /** The most one kXR_read asks for. */
   static final int MAX_READ = 1 << 30;
 
@@ -40,6 +44,8 @@ final class RangeBody implements ReadableByteChannel {
   private boolean inRequest;
   private int waits;
   private boolean open = true;
+  private final long created = System.nanoTime();
+  private long firstByte;
 
   RangeBody(URI uri, Session session, Release release, long offset, long length, Duration stall) {
     this.uri = uri;
@@ -68,6 +74,9 @@ final class RangeBody implements ReadableByteChannel {
       if (got < 0) {
         throw new SourceException.BodyLengthException(
             uri, "connection closed after " + delivered + " of " + length + " bytes", null);
+      }
+      if (firstByte == 0) {
+        firstByte = System.nanoTime();
       }
       dst.put(buf, 0, got);
       delivered += got;
@@ -122,6 +131,9 @@ final class RangeBody implements ReadableByteChannel {
       sendRead();
     }
     Header h = c.nextHeader();
+    if (h.streamId() != Connection.STREAM) {
+      throw c.protocolError("answer for stream " + h.streamId() + " during a read");
+    }
     switch (h.status()) {
       case Xrd.OKSOFAR:
       case Xrd.OK:
@@ -174,6 +186,16 @@ final class RangeBody implements ReadableByteChannel {
       inRequest = h.status() != Xrd.OK;
     }
     open = false;
+    if (LOG.isDebugEnabled()) {
+      long now = System.nanoTime();
+      LOG.debug(
+          "{}: range {}+{}: first byte after {} ms, all in {} ms",
+          uri,
+          offset,
+          length,
+          (firstByte - created) / 1_000_000,
+          (now - created) / 1_000_000);
+    }
     release.release(session, true);
   }
 

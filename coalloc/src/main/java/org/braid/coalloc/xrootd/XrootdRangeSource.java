@@ -68,20 +68,34 @@ public final class XrootdRangeSource implements RangeSource {
 
   @Override
   public Validators probe() throws IOException {
-    Session s = take();
+    long t0 = System.nanoTime();
+    Duration budget = options.probeTimeout().dividedBy(2);
+    Session s = poll();
+    if (s == null) {
+      s = Session.open(uri, target, options, tls, budget); // the query goes with kXR_open
+    }
     Validators v = s.validators;
-    boolean ok = false;
+    boolean ok = s.inStep;
     try {
-      Optional<String> answer = query(s, null, options.probeTimeout().dividedBy(2));
-      ok = true; // a whole answer, usable or not, leaves the connection in step
-      if (answer.isPresent()) {
-        Optional<Checksum> sum = parseChecksum(s.connection, answer.get());
-        if (sum.isPresent()) {
-          v = v.withChecksums(List.of(sum.get()));
+      Connection.Call sum = s.checksum;
+      if (sum == null) {
+        sum = checksumCall(target.pathWithCgi(), null);
+        ok = false;
+        s.connection.callAllWithin(budget, sum);
+        ok = true; // a whole answer, usable or not, leaves the connection in step
+      }
+      if (!sum.done()) {
+        LOG.info("{}: no checksum answer within half the probe time limit: not checked", uri);
+      } else {
+        Optional<String> answer = checksumText(sum);
+        if (answer.isPresent()) {
+          Optional<Checksum> c = parseChecksum(s.connection, answer.get());
+          if (c.isPresent()) {
+            v = v.withChecksums(List.of(c.get()));
+          }
         }
       }
     } catch (Connection.Refused e) {
-      ok = true; // an error answer leaves the connection usable
       LOG.debug("{}: checksum query refused: {}", uri, e.getMessage());
     } catch (SocketTimeoutException e) {
       LOG.info("{}: no checksum answer within half the probe time limit: not checked", uri);
@@ -90,6 +104,7 @@ public final class XrootdRangeSource implements RangeSource {
     } finally {
       release(s, ok);
     }
+    LOG.debug("{}: probe answered in {} ms", uri, (System.nanoTime() - t0) / 1_000_000);
     probed = v;
     return v;
   }
@@ -145,47 +160,47 @@ public final class XrootdRangeSource implements RangeSource {
     Session s = take();
     boolean ok = false;
     try {
-      Optional<String> answer = query(s, algorithm, null);
-      ok = true;
+      Connection.Call sum = checksumCall(s.connection.target.pathWithCgi(), algorithm);
+      s.connection.callAll(sum);
+      ok = true; // an answer, even an error, leaves the connection usable
+      Optional<String> answer = checksumText(sum);
       return answer.isEmpty() ? Optional.empty() : parseChecksum(s.connection, answer.get());
-    } catch (Connection.Refused e) {
-      ok = true; // an error answer leaves the connection usable
-      throw e;
     } finally {
       release(s, ok);
     }
   }
 
   /**
-   * The checksum query's answer text on a session, within {@code budget} when not null; empty when
-   * the server has none.
+   * The checksum query (kXR_query kXR_Qcksum) of a path, in the algorithm the server chooses when
+   * {@code algorithm} is null, else in that one (asked with {@code ?cks.type=}); on its own stream
+   * id, so that it can go with kXR_open.
    */
-  private static Optional<String> query(Session s, String algorithm, Duration budget)
-      throws IOException {
-    String path = s.connection.target.pathWithCgi();
+  static Connection.Call checksumCall(String pathWithCgi, String algorithm) {
+    String path = pathWithCgi;
     if (algorithm != null) {
       String name = algorithm.toLowerCase(Locale.ROOT).replace("-", "");
       path += (path.contains("?") ? "&" : "?") + "cks.type=" + name;
     }
     byte[] p = Frame.params().putShort((short) Xrd.QUERY_CHECKSUM).array();
-    Response r;
-    try {
-      r =
-          budget == null
-              ? s.connection.call(Xrd.QUERY, p, Frame.text(path))
-              : s.connection.callWithin(Xrd.QUERY, p, Frame.text(path), budget);
-    } catch (Connection.Refused e) {
-      if (e.errnum == Xrd.ERR_UNSUPPORTED
-          || e.errnum == Xrd.ERR_CHECKSUM
-          || e.errnum == Xrd.ERR_SERVER) {
-        return Optional.empty(); // no checksum, or none in that algorithm
+    return new Connection.Call(Connection.STREAM + 1, Xrd.QUERY, p, Frame.text(path));
+  }
+
+  /**
+   * The answered checksum query's text; empty when the server has none (or none in that algorithm)
+   * or redirects (the checksum is elsewhere; not followed).
+   *
+   * @throws Connection.Refused for other refusals
+   */
+  private static Optional<String> checksumText(Connection.Call sum) throws IOException {
+    if (sum.refused != null) {
+      int errnum = sum.refused.errnum;
+      if (errnum == Xrd.ERR_UNSUPPORTED || errnum == Xrd.ERR_CHECKSUM || errnum == Xrd.ERR_SERVER) {
+        return Optional.empty();
       }
-      throw e;
+      throw sum.refused;
     }
-    if (r.status() != Xrd.OK) {
-      return Optional.empty(); // a redirect: the checksum is elsewhere; not followed
-    }
-    return Optional.of(Frame.text(r.body(), 0));
+    Response r = sum.answer;
+    return r.status() == Xrd.OK ? Optional.of(Frame.text(r.body(), 0)) : Optional.empty();
   }
 
   /**
@@ -209,13 +224,14 @@ public final class XrootdRangeSource implements RangeSource {
   }
 
   private Session take() throws IOException {
+    Session s = poll();
+    return s != null ? s : Session.open(uri, target, options, tls);
+  }
+
+  private Session poll() {
     synchronized (idle) {
-      Session s = idle.poll();
-      if (s != null) {
-        return s;
-      }
+      return idle.poll();
     }
-    return Session.open(uri, target, options, tls);
   }
 
   private void release(Session s, boolean reusable) {

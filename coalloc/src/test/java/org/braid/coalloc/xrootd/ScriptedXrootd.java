@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A scripted XRootD peer on 127.0.0.1 for the protocol cases a real xrootd does not produce on
@@ -22,7 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class ScriptedXrootd implements AutoCloseable {
   /** One request as received. */
-  record Request(int connection, int id, byte[] params, byte[] data) {
+  record Request(int connection, int id, byte[] params, byte[] data, int streamId) {
     String text() {
       return new String(data, StandardCharsets.UTF_8);
     }
@@ -45,6 +46,7 @@ final class ScriptedXrootd implements AutoCloseable {
   private final Thread acceptor;
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
   private int connections;
+  private final AtomicInteger batches = new AtomicInteger();
 
   ScriptedXrootd(byte[] data) throws IOException {
     this.data = data;
@@ -52,6 +54,15 @@ final class ScriptedXrootd implements AutoCloseable {
     this.acceptor = new Thread(this::accept, "scripted-xrootd");
     acceptor.setDaemon(true);
     acceptor.start();
+  }
+
+  /**
+   * The clients' round trips: how many requests were the last the client had sent when the peer
+   * read them (nothing more waiting before the answer). A client that waits for each answer makes
+   * one per request; requests sent in one write count once.
+   */
+  int batches() {
+    return batches.get();
   }
 
   int port() {
@@ -120,23 +131,35 @@ final class ScriptedXrootd implements AutoCloseable {
         byte[] h = new byte[24];
         in.readFully(h);
         ByteBuffer b = ByteBuffer.wrap(h);
-        b.getShort();
+        int streamId = b.getShort() & 0xffff;
         int id = b.getShort() & 0xffff;
         byte[] params = new byte[16];
         b.get(params);
         byte[] body = new byte[b.getInt()];
         in.readFully(body);
-        Request r = new Request(connection, id, params, body);
+        if (in.available() == 0) {
+          batches.incrementAndGet();
+        }
+        Request r = new Request(connection, id, params, body, streamId);
         requests.add(r);
         List<byte[]> answer = script.answer(r);
         for (byte[] f : answer != null ? answer : standard(r)) {
-          out.write(f);
+          out.write(streamId == 1 ? f : restamp(f, streamId));
         }
         out.flush();
       }
     } catch (IOException e) {
       // the client hung up
     }
+  }
+
+  /** A frame made for stream 1 (a kXR_attn: the frame it carries) answering another stream. */
+  private static byte[] restamp(byte[] frame, int streamId) {
+    byte[] f = frame.clone();
+    ByteBuffer b = ByteBuffer.wrap(f);
+    int at = b.getShort(0) == 0 && (b.getShort(2) & 0xffff) == Xrd.ATTN ? 16 : 0;
+    b.putShort(at, (short) streamId);
+    return f;
   }
 
   /** The answers of a well-behaved data server. */

@@ -105,6 +105,38 @@ class XrootdProtocolTest {
   }
 
   @Test
+  void probeThenRange_loginOpenAndChecksumInTwoRoundTrips() throws Exception {
+    peer.script =
+        r ->
+            r.id() == Xrd.QUERY
+                ? List.of(frame(Xrd.OK, ScriptedXrootd.text("adler32 0a1b2c3d")))
+                : null;
+    assertEquals(
+        List.of(new Checksum("adler32", "0a1b2c3d")), source.probe().checksums(), "checksum");
+    try (ReadableByteChannel ch = source.open(5, 1000)) {
+      assertArrayEquals(Arrays.copyOfRange(data, 5, 1005), readAll(ch));
+    }
+    assertEquals(
+        List.of(Xrd.PROTOCOL, Xrd.LOGIN, Xrd.OPEN, Xrd.QUERY, Xrd.READ),
+        peer.requests.stream().map(ScriptedXrootd.Request::id).toList());
+    // handshake, kXR_protocol and kXR_login together; kXR_open with the checksum query (on
+    // stream 2); then the read on the same connection
+    assertEquals(2, peer.requests.get(3).streamId());
+    assertEquals(3, peer.batches());
+  }
+
+  @Test
+  void probe_openRefused_failsAlthoughTheChecksumQueryWentWithIt() {
+    peer.script =
+        r ->
+            r.id() == Xrd.OPEN
+                ? List.of(frame(Xrd.ERROR, intText(Xrd.ERR_NOT_FOUND, "no such file")))
+                : null;
+    SourceException e = assertThrows(SourceException.class, () -> source.probe());
+    assertTrue(e.getMessage().contains("no such file"), e.getMessage());
+  }
+
+  @Test
   void open_waitAnswer_isWaitedOutAndSentAgain() throws Exception {
     peer.script =
         r ->
