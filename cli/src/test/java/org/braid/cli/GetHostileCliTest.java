@@ -244,8 +244,12 @@ class GetHostileCliTest {
                       state = (b == (state % 2 == 0 ? '\r' : '\n')) ? state + 1 : 0;
                     }
                     var o = s.getOutputStream();
+                    // answers the first request (the probe folded into bytes=0-1048575) for a
+                    // file of SIZE bytes, but with a huge Content-Length
                     o.write(
-                        ("HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 0-0/"
+                        ("HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 0-"
+                                + (SIZE - 1)
+                                + "/"
                                 + SIZE
                                 + "\r\nContent-Length: 10000000000\r\n\r\n")
                             .getBytes(StandardCharsets.US_ASCII));

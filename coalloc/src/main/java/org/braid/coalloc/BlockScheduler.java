@@ -92,6 +92,24 @@ final class BlockScheduler implements Leases {
   }
 
   /**
+   * Lets the end game cut and split the first leases like any other (for flows that do not
+   * pipeline: a request that asked for more than its block keeps is ended at the new end, as every
+   * sequential request is), instead of treating their whole range as asked for ahead.
+   */
+  void firstLeasesCuttable() {
+    lock.locked(
+        () -> {
+          for (Lease l : firstLeases) {
+            if (l != null) {
+              synchronized (l.block) {
+                l.sent = l.from;
+              }
+            }
+          }
+        });
+  }
+
+  /**
    * Pieces all of whose bytes are written (in finished blocks or the written prefix of running
    * ones) but which are neither verified nor being checked; each is handed out once, until {@link
    * #pieceVerified} or {@link #pieceBad} reports on it.
@@ -333,6 +351,37 @@ final class BlockScheduler implements Leases {
     health.drop(r, reason);
     checkAllDropped();
     flows.stop(r, pool, "error: replica dropped: " + reason);
+  }
+
+  /**
+   * Drops a replica that has not fetched yet (its probe answer, which came after the download
+   * started, rules it out): the first leases made for its requests are ended without counting a
+   * failure, and their ranges go back to the pool.
+   */
+  void dropLate(Replica r, String reason) {
+    lock.locked(
+        () -> {
+          for (Flow f : flows.all()) {
+            Lease l = firstLeases[f.id];
+            if (f.replica == r && l != null) {
+              l.cancelReason = "error: replica dropped: " + reason;
+              releaseLocked(l);
+            }
+          }
+          if (!r.dropped) {
+            drop(r, reason);
+          }
+          changed.signalAll();
+        });
+  }
+
+  /**
+   * Marks a replica that answered the probe after the download started as one that sends only the
+   * whole file: it is asked for the rest from the first free byte once no replica that serves
+   * ranges is left ({@link Assigner}).
+   */
+  void joinWholeFile(Replica r) {
+    lock.update(() -> r.wholeFile = true);
   }
 
   private void checkAllDropped() {

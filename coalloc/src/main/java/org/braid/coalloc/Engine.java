@@ -6,8 +6,12 @@ import java.nio.file.Files;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -30,8 +34,11 @@ final class Engine {
   private volatile boolean cancelled;
   private volatile BlockScheduler scheduler;
 
-  /** The checksums the replicas publish and agree on, beyond the user's (set by the probe). */
-  private List<Checksum> published = List.of();
+  /**
+   * The checksums the replicas publish and agree on, beyond the user's (set by the probe, and by
+   * replicas that answer it after the download started).
+   */
+  private final List<Checksum> published = new CopyOnWriteArrayList<>();
 
   Engine(DownloadSpec spec) {
     this.spec = spec;
@@ -73,17 +80,39 @@ final class Engine {
   }
 
   private DownloadReport run(List<URI> uris, List<RangeSource> sources) throws IOException {
-    Prober.Probed probed =
-        Prober.probe(
-            id,
-            uris,
-            sources,
-            spec::rate,
-            spec.checksums(),
-            ticker,
-            spec.options().probeTimeout(),
-            spec.guards());
-    published = probed.published();
+    long probeStart = ticker.read();
+    // resuming probes and waits for every answer: the control file is checked against them all,
+    // and a first request would fetch bytes that may be kept
+    boolean resuming = spec.resume() && Files.exists(PartFile.controlPath(spec.output()));
+    // the probe folded into each replica's first data request
+    boolean fold = !resuming;
+    // and starts before every replica answered only with the default scheme, which shares the
+    // file among whichever replicas are fetching (a fixed plan would wait for one still silent)
+    boolean early = fold && spec.scheme().name().equals(Scheme.adaptive().name());
+    List<ByteRange> first = fold ? foldRanges(sources.size()) : null;
+    ProbeRound round =
+        ProbeRound.start(id, sources, first, spec.options().probeTimeout(), spec.guards());
+    List<Prober.Answer> answers = early ? awaitSettled(round) : round.awaitAll();
+    Set<Integer> pending = new TreeSet<>();
+    for (int i = 0; i < answers.size(); i++) {
+      if (answers.get(i) == null) {
+        pending.add(i);
+      }
+    }
+    LOG.debug(
+        "[{}] probed {} replicas in {} ms{}",
+        id,
+        sources.size() - pending.size(),
+        (ticker.read() - probeStart) / 1_000_000,
+        pending.isEmpty() ? "" : ", starting without " + pending.size() + " still to answer");
+    Prober.Probed probed;
+    try {
+      probed = Prober.decide(id, uris, answers, spec::rate, spec.checksums(), spec.guards());
+    } catch (DownloadException e) {
+      answers.forEach(ProbeRound::discard);
+      throw e;
+    }
+    published.addAll(probed.published());
     long size = probed.size();
     checkPieceCount(size);
     try (PartFile part = PartFile.open(spec.output(), size, probed.validators(), spec.resume())) {
@@ -93,17 +122,42 @@ final class Engine {
         LOG.info(
             "[{}] resuming {}: {} of {} bytes already verified", id, spec.output(), resumed, size);
       }
-      BlockScheduler s = schedule(probed, kept);
+      BlockScheduler s = schedule(probed, kept, flowRanges(first, answers));
+      if (fold && !spec.options().pipelining()) {
+        s.firstLeasesCuttable();
+      }
       Instant start = spec.clock().instant();
       Journal j = spec.journal() == null ? null : new Journal(spec.journal(), id);
       JournalFeed journal = new JournalFeed(id, j, size, start);
       Fetcher fetcher = new Fetcher(id, s, part::write, spec.options().pipelining(), spec.guards());
-      List<Thread> workers = new ArrayList<>();
+      List<Thread> workers = new CopyOnWriteArrayList<>();
       for (Flow f : s.flows()) {
-        if (!f.replica.dropped) {
-          workers.add(fetcher.start(f, sources.get(f.replica.index)));
+        Prober.Answer a = answers.get(f.replica.index);
+        boolean firstFlow = f.connection == 0 && a != null;
+        if (f.replica.dropped) {
+          if (firstFlow) {
+            ProbeRound.discard(a);
+          }
+        } else if (a != null) {
+          workers.add(
+              fetcher.start(
+                  f,
+                  sources.get(f.replica.index),
+                  firstFlow ? s.firstLease(f) : null,
+                  firstFlow ? a.data() : null));
         }
       }
+      Map<URI, Validators> accepted = new LinkedHashMap<>(probed.validators());
+      new LateAnswers(
+              id,
+              round,
+              pending,
+              s,
+              fetcher,
+              sources,
+              workers,
+              (i, a) -> judgeLate(uris.get(i), a, size, accepted))
+          .start();
       // set up once the fetches run: the first digest instance loads the security providers
       try (PrefixHasher hasher =
           new PrefixHasher(id, part.runningDigests(algorithms()), s::stablePrefix)) {
@@ -143,7 +197,76 @@ final class Engine {
     }
   }
 
-  private BlockScheduler schedule(Prober.Probed probed, RangeSet kept) {
+  /** Bytes asked for by each replica's first request, when the probe is folded into it. */
+  static final long FIRST_REQUEST = 1 << 20;
+
+  /**
+   * The range of each replica's first request, sent before the size is known: replica {@code i}
+   * asks for the {@code i}-th {@link #FIRST_REQUEST} bytes, so that the first requests do not
+   * overlap (those past the end of a smaller file bring only the size).
+   */
+  private static List<ByteRange> foldRanges(int replicas) {
+    List<ByteRange> out = new ArrayList<>();
+    for (int i = 0; i < replicas; i++) {
+      out.add(new ByteRange(i * FIRST_REQUEST, (i + 1) * FIRST_REQUEST));
+    }
+    return out;
+  }
+
+  /**
+   * By flow id, the range each flow's first request asked for when it was sent before the size was
+   * known: the first flow of a replica whose answer brought the data, or that is still to answer.
+   */
+  private List<ByteRange> flowRanges(List<ByteRange> first, List<Prober.Answer> answers) {
+    if (first == null) {
+      return null;
+    }
+    int n = spec.options().connectionsPerSource();
+    List<ByteRange> out = new ArrayList<>();
+    for (int i = 0; i < first.size(); i++) {
+      Prober.Answer a = answers.get(i);
+      boolean data = a == null || a.data() != null;
+      for (int c = 0; c < n; c++) {
+        out.add(c == 0 && data ? first.get(i) : null);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The answers once they settle the download ({@link Prober#settled}) or all are in; null for a
+   * replica still to answer.
+   */
+  private List<Prober.Answer> awaitSettled(ProbeRound round) {
+    while (true) {
+      List<Prober.Answer> now = round.snapshot();
+      if (!now.contains(null) || Prober.settled(now, spec.guards(), spec.checksums())) {
+        return now;
+      }
+      if (round.next() < 0) {
+        return round.awaitAll();
+      }
+    }
+  }
+
+  /** Judges a late answer; one that joins is added to {@code accepted}. */
+  private String judgeLate(URI u, Prober.Answer a, long size, Map<URI, Validators> accepted) {
+    synchronized (accepted) {
+      List<Checksum> more = new ArrayList<>(published);
+      String why = Prober.judgeLate(u, a, size, spec.guards(), spec.checksums(), accepted, more);
+      if (why == null) {
+        accepted.put(u, a.validators());
+        for (Checksum c : more) {
+          if (!published.contains(c)) {
+            published.add(c);
+          }
+        }
+      }
+      return why;
+    }
+  }
+
+  private BlockScheduler schedule(Prober.Probed probed, RangeSet kept, List<ByteRange> first) {
     BlockScheduler s =
         new BlockScheduler(
             probed.size(),
@@ -153,7 +276,7 @@ final class Engine {
             ticker,
             kept,
             spec.pieces(),
-            null,
+            first,
             spec.guards());
     scheduler = s;
     if (cancelled) {

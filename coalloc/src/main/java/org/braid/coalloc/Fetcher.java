@@ -73,9 +73,20 @@ final class Fetcher {
 
   /** Starts a daemon thread that fetches for the flow from the source until no lease is left. */
   Thread start(Flow f, RangeSource src) {
+    return start(f, src, null, null);
+  }
+
+  /**
+   * As {@link #start(Flow, RangeSource)}, the flow's first request already sent: {@code data} (or
+   * null) delivers the range of the lease {@code first}, or is closed unread when that is null.
+   */
+  Thread start(Flow f, RangeSource src, Lease first, ReadableByteChannel data) {
     Pipe.Opener pipe = pipelined == null ? null : Pipe.opener(src);
     Thread t =
-        new Thread(pipe == null ? () -> work(f, src) : () -> pipelined.work(f, pipe, src.uri()));
+        new Thread(
+            pipe == null
+                ? () -> work(f, src, first, data)
+                : () -> pipelined.work(f, pipe, src.uri(), first, data));
     t.setName("braid-" + id + "-r" + f.replica.index + "c" + f.connection);
     t.setDaemon(true);
     threads.add(t);
@@ -102,8 +113,13 @@ final class Fetcher {
     }
   }
 
-  private void work(Flow f, RangeSource src) {
+  private void work(Flow f, RangeSource src, Lease first, ReadableByteChannel data) {
     ByteBuffer buf = ByteBuffer.allocate(BUFFER);
+    if (data != null && first != null) {
+      fetch(first, src, buf, data);
+    } else {
+      abandon(leases, first, data);
+    }
     while (true) {
       Lease l;
       try {
@@ -114,7 +130,20 @@ final class Fetcher {
       if (l == null) {
         return;
       }
-      fetch(l, src, buf);
+      fetch(l, src, buf, null);
+    }
+  }
+
+  /**
+   * Ends a first request that cannot be read: its data without a lease is closed unread, its lease
+   * without data (the answer brought none) freed without blame.
+   */
+  static void abandon(Leases leases, Lease first, ReadableByteChannel data) {
+    if (data != null) {
+      closeQuietly(data);
+    } else if (first != null) {
+      first.cancelReason = "cancelled: the first answer brought no data";
+      leases.release(first);
     }
   }
 
@@ -127,13 +156,16 @@ final class Fetcher {
     }
   }
 
-  private void fetch(Lease l, RangeSource src, ByteBuffer buf) {
-    ReadableByteChannel ch = null;
+  /** Fetches the lease's range: from {@code opened} if its request was sent already (or null). */
+  private void fetch(Lease l, RangeSource src, ByteBuffer buf, ReadableByteChannel opened) {
+    ReadableByteChannel ch = opened;
     LowSpeed speed =
         new LowSpeed(src.uri(), guards.lowSpeedLimit(), guards.lowSpeedTime(), System.nanoTime());
     try {
-      long end = l.requestEnd();
-      ch = src.open(l.from, end - l.from);
+      if (ch == null) {
+        long end = l.requestEnd();
+        ch = src.open(l.from, end - l.from);
+      }
       if (ch instanceof ParallelChannel p) {
         l.streams = p.streams();
       }

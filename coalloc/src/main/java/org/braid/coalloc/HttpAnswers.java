@@ -66,6 +66,80 @@ final class HttpAnswers {
     return new Probed(v, reusable);
   }
 
+  /**
+   * A checked answer to a first request: the validators, and whether its body is exactly the range
+   * asked for (else it carries no usable data and is not read).
+   */
+  record First(Validators validators, boolean exact) {}
+
+  /**
+   * The validators and checksums of the answer to a first request for {@code length} bytes at
+   * {@code offset} (the probe folded into a data request): 206 with a Content-Range that starts at
+   * the offset and ends at the requested end or, for a shorter file, at its last byte; 416 for a
+   * range that starts past the end; 200 from a server that ignores Range. Anything else is refused
+   * as the probe refuses it.
+   */
+  First first(ClassicHttpResponse r, long offset, long length) throws SourceException {
+    int status = r.getCode();
+    long end = offset + length - 1;
+    Validators v;
+    boolean exact = false;
+    if (status == 206) {
+      Matcher m = contentRange(r);
+      long first = m == null ? -1 : number(m.group(1));
+      long last = m == null ? -1 : number(m.group(2));
+      long total = m == null || m.group(3).equals("*") ? -1 : number(m.group(3));
+      if (first != offset
+          || last < first
+          || last >= total
+          || last > end
+          || (last != end && last != total - 1)) {
+        throw new SourceException.BadRangeException(
+            uri,
+            "first answer's Content-Range '"
+                + OneLine.abbreviate(String.valueOf(header(r, "Content-Range")))
+                + "' does not answer bytes="
+                + offset
+                + "-"
+                + end);
+      }
+      String cl = header(r, "Content-Length");
+      if (cl != null && !cl.trim().equals(Long.toString(last - first + 1))) {
+        throw new SourceException.BadRangeException(
+            uri,
+            "first answer declares Content-Length "
+                + OneLine.abbreviate(cl.trim())
+                + " for "
+                + (last - first + 1)
+                + " bytes");
+      }
+      exact = last == end;
+      v = new Validators(total, etag(r), header(r, "Last-Modified"));
+    } else if (status == 416) {
+      String cr = header(r, "Content-Range");
+      Matcher m = cr == null ? null : UNSATISFIED_RANGE.matcher(cr.trim());
+      if (m == null || !m.matches() || number(m.group(1)) > offset) {
+        throw statusError(r);
+      }
+      v = new Validators(number(m.group(1)), etag(r), header(r, "Last-Modified"));
+    } else if (status == 200) {
+      v = wholeFile(r);
+    } else {
+      throw statusError(r);
+    }
+    v = v.withChecksums(HttpDigests.parse(header(r, "Repr-Digest"), header(r, "Digest")));
+    return new First(v, exact);
+  }
+
+  /** A decimal number from a header; one too large for a file size is a bad answer. */
+  private long number(String digits) throws SourceException {
+    if (digits.length() > 18) {
+      throw new SourceException.BadRangeException(
+          uri, "number too large in the answer: " + OneLine.abbreviate(digits));
+    }
+    return Long.parseLong(digits);
+  }
+
   /** The validators of a server that answered a range request with the whole file. */
   private Validators wholeFile(ClassicHttpResponse r) throws SourceException {
     long size = contentLength(r);

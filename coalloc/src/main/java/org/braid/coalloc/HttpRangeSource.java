@@ -129,6 +129,91 @@ public final class HttpRangeSource implements RangeSource {
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One ranged GET that asks for the digests too: its status, {@code Content-Range} and
+   * validators are checked as the probe's and become this source's probe answer, and when it
+   * carries exactly the requested bytes its body is returned unread. The wait for the answer's
+   * headers is bounded by {@link SourceOptions#probeTimeout()}; the body then by the stall timeout,
+   * as every range's. An answer without usable data is not read beyond a short body (the connection
+   * is closed instead).
+   */
+  @Override
+  public First openFirst(long offset, long length) throws IOException {
+    if (offset < 0 || length <= 0) {
+      throw new IllegalArgumentException("bad first range: " + offset + "+" + length);
+    }
+    HttpGet get = request(offset, length);
+    get.setHeader("Want-Repr-Digest", HttpDigests.WANT_REPR_DIGEST);
+    get.setHeader("Want-Digest", HttpDigests.WANT_DIGEST);
+    Duration limit = options.probeTimeout();
+    ClassicHttpResponse r;
+    try (Deadlines.Armed deadline = Deadlines.after(limit, get::cancel)) {
+      try {
+        r = execute(get);
+      } catch (IOException e) {
+        if (deadline.expired()) {
+          throw new SourceException.StalledException(
+              uri, "no complete answer to the probe within " + seconds(limit), e);
+        }
+        throw e;
+      }
+      if (deadline.expired()) {
+        r.close();
+        throw new SourceException.StalledException(
+            uri, "no complete answer to the probe within " + seconds(limit), null);
+      }
+    }
+    try {
+      HttpAnswers.First a = answers.first(r, offset, length);
+      remember(a.validators());
+      HttpEntity e = r.getEntity();
+      if (a.exact() && e != null) {
+        return new First(a.validators(), new Body(get, r, e.getContent(), length, 0));
+      }
+      discard(get, r);
+      return new First(a.validators(), null);
+    } catch (IOException | RuntimeException ex) {
+      get.cancel();
+      try {
+        r.close();
+      } catch (IOException closing) {
+        ex.addSuppressed(closing);
+      }
+      throw ex;
+    }
+  }
+
+  /** Keeps the first answer's validators; a later one must be of the same version. */
+  private synchronized void remember(Validators v) throws SourceException {
+    Validators p = probed;
+    if (p == null) {
+      probed = v;
+    } else if (!p.sameVersion(v)) {
+      throw new SourceException.ReplicaChangedException(
+          uri, "file changed on the server (ETag " + p.etag() + " -> " + v.etag() + ")");
+    }
+  }
+
+  /** Ends an answer whose body is not wanted: a short one read to its end, any other dropped. */
+  private static void discard(HttpGet get, ClassicHttpResponse r) {
+    HttpEntity e = r.getEntity();
+    long declared = e == null ? 0 : e.getContentLength();
+    try {
+      if (e != null && declared >= 0 && declared <= DRAIN_LIMIT) {
+        try (InputStream in = e.getContent()) {
+          in.skipNBytes(declared);
+        }
+      } else if (e != null) {
+        get.cancel();
+      }
+      r.close();
+    } catch (IOException ex) {
+      get.cancel();
+    }
+  }
+
   private static String seconds(Duration d) {
     return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() / 1000.0 + " s";
   }

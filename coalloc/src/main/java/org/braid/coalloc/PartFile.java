@@ -49,7 +49,7 @@ final class PartFile implements Closeable {
       throws IOException {
     this.out = out;
     this.part = out.resolveSibling(out.getFileName() + ".part");
-    this.ctl = out.resolveSibling(out.getFileName() + ".braid-ctl");
+    this.ctl = controlPath(out);
     this.tmp = ctl.resolveSibling(ctl.getFileName() + ".tmp");
     this.size = size;
     this.control = new ControlFile(ctl, part, size, new LinkedHashMap<>(validators));
@@ -120,6 +120,11 @@ final class PartFile implements Closeable {
   }
 
   /** Opens the part file, resuming from the control file when it matches this download. */
+  /** The control file of the download to {@code out}: {@code OUT.braid-ctl}. */
+  static Path controlPath(Path out) {
+    return out.resolveSibling(out.getFileName() + ".braid-ctl");
+  }
+
   static PartFile open(Path out, long size, Map<URI, Validators> validators, boolean resume)
       throws IOException {
     OutputFiles.check(out);

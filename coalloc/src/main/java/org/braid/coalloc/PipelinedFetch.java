@@ -59,9 +59,48 @@ final class PipelinedFetch {
 
   /** Fetches for the flow until it has no more work. */
   void work(Flow f, Pipe.Opener opener, URI uri) {
+    work(f, opener, uri, null, null);
+  }
+
+  /**
+   * As {@link #work(Flow, Pipe.Opener, URI)}, the flow's first request sent already (the probe
+   * folded into it, on a connection of its own): {@code data} (or null) delivers the range of the
+   * lease {@code first}. The pipe is opened at once and the next requests sent on it while that
+   * range is read, so the replica never waits.
+   */
+  void work(Flow f, Pipe.Opener opener, URI uri, Lease first, ReadableByteChannel data) {
     ByteBuffer buf = ByteBuffer.allocate(Fetcher.BUFFER);
     ArrayDeque<Leases.Request> sent = new ArrayDeque<>();
     Set<Lease> ended = Collections.newSetFromMap(new IdentityHashMap<>());
+    Leases.Request head = null;
+    if (first != null && data != null) {
+      head = new Leases.Request(first, first.from, first.sent - first.from);
+      sent.add(head);
+    } else {
+      Fetcher.abandon(leases, first, data);
+    }
+    try {
+      loop(f, opener, uri, buf, sent, ended, head, data);
+    } finally {
+      if (data != null) {
+        try {
+          data.close();
+        } catch (IOException e) {
+          // dropped anyway
+        }
+      }
+    }
+  }
+
+  private void loop(
+      Flow f,
+      Pipe.Opener opener,
+      URI uri,
+      ByteBuffer buf,
+      ArrayDeque<Leases.Request> sent,
+      Set<Lease> ended,
+      Leases.Request firstRequest,
+      ReadableByteChannel data) {
     while (stopped == null) {
       if (sent.isEmpty()) {
         // the first request before connecting: a replica that cannot be reached then fails it and
@@ -82,7 +121,15 @@ final class PipelinedFetch {
         pipe = opener.open();
         open.add(pipe);
         for (Leases.Request r : sent) {
-          pipe.send(r.offset(), r.length());
+          if (r != firstRequest) {
+            pipe.send(r.offset(), r.length());
+          }
+        }
+        if (firstRequest != null && sent.peek() == firstRequest) {
+          // the first request's answer, on its own connection; the pipe is topped up meanwhile
+          topUp(f, pipe, sent, 0);
+          read(f, pipe, sent, ended, firstRequest, data, buf);
+          sent.poll();
         }
         if (serve(f, pipe, sent, ended, buf)) {
           return;

@@ -1,15 +1,12 @@
 package org.braid.coalloc;
 
-import java.io.IOException;
 import java.net.URI;
-import java.time.Duration;
+import java.nio.channels.ReadableByteChannel;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.ToDoubleFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,57 +37,50 @@ final class Prober {
       Map<URI, Validators> validators,
       List<Checksum> published) {}
 
-  /** One replica's answer: its validators, or the reason it has none. */
-  private record Answer(Validators validators, String error) {}
+  /**
+   * One replica's answer: its validators, or the reason it has none; with the data of its first
+   * request when that was folded into the probe and brought exactly the bytes asked for.
+   */
+  record Answer(Validators validators, String error, ReadableByteChannel data) {
+    Answer(Validators validators, String error) {
+      this(validators, error, null);
+    }
+  }
 
   /**
-   * Probes the sources, one per URL. The file's size is the one the guards declare, else the one
-   * most replicas report.
+   * Decides the size and the replicas from the answers, in source order; a null answer is a replica
+   * still being asked: it is neither dropped nor given validators, and is judged by {@link
+   * #judgeLate} when its answer comes. The size is the one the guards declare, else the one most
+   * replicas report.
    *
-   * @param expected the user's checksums: a replica publishing another value is dropped
    * @throws DownloadException if no replica is usable, with every reason
    */
-  static Probed probe(
+  static Probed decide(
       String id,
       List<URI> uris,
-      List<RangeSource> sources,
+      List<Answer> answers,
       ToDoubleFunction<URI> rate,
       List<Checksum> expected,
-      Ticker ticker,
-      Duration limit,
       Guards guards)
       throws DownloadException {
-    long probeStart = ticker.read();
-    List<Answer> answers = askAll(id, sources, limit, guards);
-    LOG.debug(
-        "[{}] probed {} replicas in {} ms",
-        id,
-        sources.size(),
-        (ticker.read() - probeStart) / 1_000_000);
     long declared = guards.expectedSize();
     long size =
-        declared >= 0 ? declared : majoritySize(answers.stream().map(Answer::validators).toList());
+        declared >= 0
+            ? declared
+            : majoritySize(answers.stream().map(a -> a == null ? null : a.validators()).toList());
     List<Replica> replicas = new ArrayList<>();
     Map<URI, Validators> validators = new LinkedHashMap<>();
     for (int i = 0; i < answers.size(); i++) {
       URI u = uris.get(i);
-      Validators v = answers.get(i).validators();
+      Answer a = answers.get(i);
       Replica r = new Replica(i, u, rate.applyAsDouble(u));
-      if (v == null) {
+      String why = a == null ? null : unusable(u, a, size, declared);
+      if (why != null) {
         r.dropped = true;
-        r.dropReason = answers.get(i).error();
-      } else if (v.size() != size) {
-        r.dropped = true;
-        r.dropReason =
-            u
-                + ": serves "
-                + v.size()
-                + " bytes, "
-                + (declared >= 0 ? "the catalog declares " : "the other replicas ")
-                + size;
-      } else {
-        validators.put(u, v);
-        r.wholeFile = !v.ranges();
+        r.dropReason = why;
+      } else if (a != null) {
+        validators.put(u, a.validators());
+        r.wholeFile = !a.validators().ranges();
       }
       replicas.add(r);
     }
@@ -116,7 +106,7 @@ final class Prober {
         sb.append(' ').append(r.dropReason).append(';');
       }
       // every replica answered and none has the declared size: the data is not what was promised
-      boolean allAnswered = answers.stream().allMatch(a -> a.validators() != null);
+      boolean allAnswered = answers.stream().allMatch(a -> a != null && a.validators() != null);
       throw new DownloadException(
           sb.substring(0, sb.length() - 1),
           null,
@@ -125,85 +115,90 @@ final class Prober {
     return new Probed(size, replicas, validators, agreed.published());
   }
 
-  /**
-   * Every source's answer, in order, waiting at most {@code limit} (plus a second, so that a
-   * source's own time limit is the one reported); a source that has not answered by then, or when
-   * this thread is interrupted, has an error saying so.
-   */
-  private static List<Answer> askAll(
-      String id, List<RangeSource> sources, Duration limit, Guards guards) {
-    AtomicReferenceArray<Answer> answers = new AtomicReferenceArray<>(sources.size());
-    long until = System.nanoTime() + limit.toNanos();
-    List<Thread> ts = new ArrayList<>();
-    for (int i = 0; i < sources.size(); i++) {
-      int k = i;
-      Thread t =
-          new Thread(
-              () -> answers.set(k, ask(sources.get(k), guards, until)),
-              "braid-" + id + "-probe" + i);
-      t.setDaemon(true);
-      ts.add(t);
-      t.start();
+  /** Why the replica's answer cannot be used for a file of {@code size} bytes, or null. */
+  private static String unusable(URI u, Answer a, long size, long declared) {
+    Validators v = a.validators();
+    if (v == null) {
+      return a.error();
     }
-    long deadline = System.nanoTime() + limit.toNanos() + TimeUnit.SECONDS.toNanos(1);
-    try {
-      for (Thread t : ts) {
-        long left = deadline - System.nanoTime();
-        if (left > 0) {
-          t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (v.size() != size) {
+      return u
+          + ": serves "
+          + v.size()
+          + " bytes, "
+          + (declared >= 0 ? "the catalog declares " : "the other replicas ")
+          + size;
     }
-    List<Answer> out = new ArrayList<>();
-    for (int i = 0; i < answers.length(); i++) {
-      Answer a = answers.get(i);
-      out.add(
-          a != null
-              ? a
-              : new Answer(
-                  null,
-                  sources.get(i).uri()
-                      + ": no answer to the probe within "
-                      + limit.toSeconds()
-                      + " s"));
-    }
-    return out;
+    return null;
   }
 
   /**
-   * Probes the source; a server that asks to retry later ({@code Retry-After} within the guards'
-   * limit) is asked again after that delay, up to the guards' tries, while that ends before {@code
-   * untilNanos}.
+   * Whether the answers so far decide what waiting for all of them would: a size the guards declare
+   * (which at least one replica has) or one reported by more than half of all the replicas, while
+   * no replica that answered publishes a checksum of an algorithm the user gave none of (the
+   * version those name is chosen by all the replicas together). A null answer is one still awaited.
    */
-  private static Answer ask(RangeSource source, Guards guards, long untilNanos) {
-    try {
-      for (int tries = 1; ; tries++) {
-        try {
-          return new Answer(source.probe(), null);
-        } catch (SourceException e) {
-          Duration wait = e.retryAfter();
-          if (!e.retryable()
-              || wait == null
-              || tries >= guards.maxTries()
-              || wait.compareTo(guards.maxRetryAfter()) > 0
-              || System.nanoTime() + wait.toNanos() - untilNanos > 0) {
-            throw e;
-          }
-          LOG.info(
-              "{}: retrying the probe in {} s as the server asks", source.uri(), wait.toSeconds());
-          Thread.sleep(Math.max(1, wait.toMillis()));
-        }
+  static boolean settled(List<Answer> answers, Guards guards, List<Checksum> expected) {
+    Map<Long, Integer> count = new HashMap<>();
+    for (Answer a : answers) {
+      if (a == null || a.validators() == null) {
+        continue;
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return new Answer(null, source.uri() + ": probe interrupted");
-    } catch (IOException | RuntimeException e) {
-      String m = OneLine.of(e);
-      String u = source.uri().toString();
-      return new Answer(null, m.startsWith(u) ? m : u + ": " + m);
+      boolean agrees = true;
+      for (Checksum c : a.validators().checksums()) {
+        Checksum e =
+            expected.stream()
+                .filter(x -> x.algorithm().equals(c.algorithm()))
+                .findFirst()
+                .orElse(null);
+        if (e == null) {
+          return false;
+        }
+        agrees &= e.hex().equals(c.hex());
+      }
+      if (agrees) {
+        count.merge(a.validators().size(), 1, Integer::sum);
+      }
     }
+    long declared = guards.expectedSize();
+    if (declared >= 0) {
+      return count.containsKey(declared);
+    }
+    return count.values().stream().anyMatch(c -> 2 * c > answers.size());
+  }
+
+  /**
+   * Judges the answer of a replica that came after the download started with {@code probed}: null
+   * if it can join (its checksums, of an algorithm none of the others published, are added to
+   * {@code published}), else why not. {@code accepted} holds the validators of the replicas in use,
+   * in the order they joined; a tie between published checksums goes to them.
+   */
+  static String judgeLate(
+      URI u,
+      Answer a,
+      long size,
+      Guards guards,
+      List<Checksum> expected,
+      Map<URI, Validators> accepted,
+      List<Checksum> published) {
+    String why = unusable(u, a, size, guards.expectedSize());
+    if (why != null) {
+      return why;
+    }
+    // the newcomer last: on a tie, the value of the replicas already in use wins
+    Map<URI, Validators> all = new LinkedHashMap<>(accepted);
+    all.put(u, a.validators());
+    SourceChecksums.Agreement agreed = SourceChecksums.agree(expected, all);
+    String other = agreed.dropped().get(u);
+    if (other != null) {
+      return other;
+    }
+    for (Checksum c : agreed.published()) {
+      if (published.stream().noneMatch(p -> p.algorithm().equals(c.algorithm()))) {
+        published.add(c);
+      }
+    }
+    return null;
   }
 
   /**

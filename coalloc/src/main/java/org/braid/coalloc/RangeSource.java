@@ -44,6 +44,35 @@ public interface RangeSource extends Closeable {
   Validators probe() throws IOException;
 
   /**
+   * What a first request brought: the replica's answer to the probe and, when it sent exactly the
+   * bytes asked for, a channel delivering them.
+   *
+   * @param validators the replica's size and validators, as {@link #probe} gives them
+   * @param data exactly the requested range, or null when the answer carries no usable data (the
+   *     range reaches past the end of the file, or the replica ignores Range)
+   */
+  record First(Validators validators, ReadableByteChannel data) {}
+
+  /**
+   * The probe folded into the first data request: asks the replica for {@code [offset, offset +
+   * length)} of a file whose size is not known yet, and answers as {@link #probe} does, with the
+   * requested bytes when the replica sent exactly them (saving the probe's round trip). The checks
+   * are {@link #probe}'s; later {@link #open} calls check their responses against this answer.
+   * Sources that cannot do better probe and return no data. Default: {@code new First(probe(),
+   * null)}.
+   *
+   * @throws IllegalArgumentException if offset is negative or length not positive
+   * @throws SourceException if the replica cannot be reached or answers wrongly
+   * @throws IOException on other I/O failures
+   */
+  default First openFirst(long offset, long length) throws IOException {
+    if (offset < 0 || length <= 0) {
+      throw new IllegalArgumentException("bad first range: " + offset + "+" + length);
+    }
+    return new First(probe(), null);
+  }
+
+  /**
    * Opens the byte range {@code [offset, offset + length)}. Closing the channel before its end
    * abandons the rest of the range.
    *

@@ -43,10 +43,13 @@ public final class HostileHttpServer implements Closeable {
           : new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))};
     }
 
-    /** Whether this is the downloader's probe ({@code Range: bytes=0-0}). */
+    /**
+     * Whether this is the downloader's probe: {@code Range: bytes=0-0}, or a first data request
+     * with the probe folded into it (it asks for the digests: {@code Want-Repr-Digest}).
+     */
     public boolean isProbe() {
       long[] r = range();
-      return r != null && r[0] == 0 && r[1] == 0;
+      return r != null && (r[0] == 0 && r[1] == 0 || headers.containsKey("want-repr-digest"));
     }
   }
 

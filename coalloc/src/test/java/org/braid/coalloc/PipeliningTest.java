@@ -117,8 +117,10 @@ class PipeliningTest {
       assertArrayEquals(d, Files.readAllBytes(out));
       assertEquals(6_000_000, r.bytes());
       for (PipeliningRangeServer s : List.of(a, b)) {
+        // the first request (the probe folded into it) on a connection of its own, the rest on
+        // the flow's pipe
         assertTrue(s.connections.get() <= 2, "connections: " + s.connections.get());
-        assertTrue(s.requests.get() >= 3, "requests: " + s.requests.get());
+        assertTrue(s.requests.get() >= 2, "requests: " + s.requests.get());
       }
       assertTrue(a.waiting.get() + b.waiting.get() >= 1, "no request was sent ahead");
     }

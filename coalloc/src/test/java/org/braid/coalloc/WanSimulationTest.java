@@ -34,6 +34,10 @@ class WanSimulationTest {
         return WanSimulator.Options.sequential();
       case "pipelined":
         return WanSimulator.Options.pipelined(false);
+      case "sequential-folded":
+        WanSimulator.Options o = WanSimulator.Options.sequential();
+        o.foldProbe = true;
+        return o;
       default:
         return WanSimulator.Options.pipelined(true);
     }
@@ -50,8 +54,8 @@ class WanSimulationTest {
   void fourMirrors_200MB(String rtts, double swapAt) {
     long size = 200_000_000L;
     double bound = size / (150 * MBIT);
-    double[] share = new double[3];
-    String[] modes = {"sequential", "pipelined", "folded"};
+    double[] share = new double[4];
+    String[] modes = {"sequential", "pipelined", "folded", "sequential-folded"};
     for (int i = 0; i < modes.length; i++) {
       WanSimulator.Result r = WanSimulator.run(size, mirrors(rtts, swapAt), options(modes[i]));
       assertTrue(r.complete, r.toString());
@@ -73,7 +77,7 @@ class WanSimulationTest {
     WanSimulator.Options one = WanSimulator.Options.sequential();
     one.scheme = Scheme.singleBest();
     WanSimulator.Result single = WanSimulator.run(size, mirrors(rtts, 1e9).subList(0, 1), one);
-    for (String mode : new String[] {"sequential", "folded"}) {
+    for (String mode : new String[] {"sequential", "sequential-folded", "folded"}) {
       WanSimulator.Result r = WanSimulator.run(size, mirrors(rtts, 1e9), options(mode));
       assertTrue(r.complete, r.toString());
       double speedup = single.seconds / r.seconds;

@@ -283,6 +283,9 @@ final class WanSimulator {
             null,
             null,
             o.foldProbe ? first : null);
+    if (!o.pipelined) {
+      s.firstLeasesCuttable();
+    }
     for (int j = 0; j < conns.size(); j++) {
       Conn c = conns.get(j);
       Req r = c.client.peek();

@@ -1,0 +1,183 @@
+package org.braid.coalloc;
+
+import java.io.IOException;
+import java.nio.channels.ReadableByteChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Asks every replica at once (a thread each) for its size and validators, with the probe folded
+ * into a first data request where a range is given ({@link RangeSource#openFirst}), and collects
+ * the answers as they come: all of them ({@link #awaitAll}), or one at a time ({@link #next}).
+ * Every answer is in by the deadline: the probe time limit plus a second, so that a source's own
+ * time limit is the one reported; a source that has not answered by then has an error saying so.
+ * Thread-safe.
+ */
+final class ProbeRound {
+  // logs under the download's name, as the probe always did (docs/download.md names it)
+  private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
+
+  private final List<RangeSource> sources;
+  private final Duration limit;
+  private final AtomicReferenceArray<Prober.Answer> answers;
+  private final LinkedBlockingQueue<Integer> arrived = new LinkedBlockingQueue<>();
+  private final long deadline;
+
+  private ProbeRound(List<RangeSource> sources, Duration limit) {
+    this.sources = sources;
+    this.limit = limit;
+    this.answers = new AtomicReferenceArray<>(sources.size());
+    this.deadline = System.nanoTime() + limit.toNanos() + TimeUnit.SECONDS.toNanos(1);
+  }
+
+  /**
+   * Starts asking: source {@code i} with a first request for {@code first.get(i)} when {@code
+   * first} (or null) has a range for it, else with a probe.
+   */
+  static ProbeRound start(
+      String id, List<RangeSource> sources, List<ByteRange> first, Duration limit, Guards guards) {
+    ProbeRound round = new ProbeRound(sources, limit);
+    long until = System.nanoTime() + limit.toNanos();
+    for (int i = 0; i < sources.size(); i++) {
+      int k = i;
+      ByteRange r = first == null || i >= first.size() ? null : first.get(i);
+      Thread t =
+          new Thread(
+              () -> {
+                Prober.Answer a = ask(sources.get(k), r, guards, until);
+                round.answers.set(k, a);
+                round.arrived.add(k);
+                if (a.data() instanceof FirstData d) {
+                  d.fill();
+                }
+              },
+              "braid-" + id + "-probe" + i);
+      t.setDaemon(true);
+      t.start();
+    }
+    return round;
+  }
+
+  /** Every source's answer, in order, once all are in or the deadline passed. */
+  List<Prober.Answer> awaitAll() {
+    while (true) {
+      List<Prober.Answer> now = snapshot();
+      if (!now.contains(null) || next() < 0) {
+        return withTimeouts(snapshot());
+      }
+    }
+  }
+
+  /**
+   * Waits for the next answer, at most until the deadline: its source's index, or -1 if none came
+   * (the deadline passed or this thread was interrupted).
+   */
+  int next() {
+    return next(deadline - System.nanoTime());
+  }
+
+  /** As {@link #next()}, waiting at most {@code nanos} (and never past the deadline). */
+  int next(long nanos) {
+    long wait = Math.min(nanos, deadline - System.nanoTime());
+    try {
+      Integer i = wait > 0 ? arrived.poll(wait, TimeUnit.NANOSECONDS) : arrived.poll();
+      return i == null ? -1 : i;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
+  }
+
+  /** Whether the deadline passed. */
+  boolean expired() {
+    return System.nanoTime() - deadline >= 0;
+  }
+
+  /** The answers so far, in source order; null for one not in yet. */
+  List<Prober.Answer> snapshot() {
+    List<Prober.Answer> out = new ArrayList<>();
+    for (int i = 0; i < answers.length(); i++) {
+      out.add(answers.get(i));
+    }
+    return out;
+  }
+
+  /** Source {@code i}'s answer, or null if not in yet. */
+  Prober.Answer answer(int i) {
+    return answers.get(i);
+  }
+
+  /** The error of a source that did not answer in time. */
+  Prober.Answer timedOut(int i) {
+    return new Prober.Answer(
+        null, sources.get(i).uri() + ": no answer to the probe within " + limit.toSeconds() + " s");
+  }
+
+  private List<Prober.Answer> withTimeouts(List<Prober.Answer> now) {
+    List<Prober.Answer> out = new ArrayList<>();
+    for (int i = 0; i < now.size(); i++) {
+      out.add(now.get(i) != null ? now.get(i) : timedOut(i));
+    }
+    return out;
+  }
+
+  /**
+   * Probes the source, or sends it the first request; a server that asks to retry later ({@code
+   * Retry-After} within the guards' limit) is asked again after that delay, up to the guards'
+   * tries, while that ends before {@code untilNanos}.
+   */
+  private static Prober.Answer ask(
+      RangeSource source, ByteRange first, Guards guards, long untilNanos) {
+    try {
+      for (int tries = 1; ; tries++) {
+        try {
+          if (first == null) {
+            return new Prober.Answer(source.probe(), null);
+          }
+          RangeSource.First f = source.openFirst(first.start(), first.length());
+          return new Prober.Answer(
+              f.validators(),
+              null,
+              f.data() == null ? null : new FirstData(f.data(), (int) first.length()));
+        } catch (SourceException e) {
+          Duration wait = e.retryAfter();
+          if (!e.retryable()
+              || wait == null
+              || tries >= guards.maxTries()
+              || wait.compareTo(guards.maxRetryAfter()) > 0
+              || System.nanoTime() + wait.toNanos() - untilNanos > 0) {
+            throw e;
+          }
+          LOG.info(
+              "{}: retrying the probe in {} s as the server asks", source.uri(), wait.toSeconds());
+          Thread.sleep(Math.max(1, wait.toMillis()));
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Prober.Answer(null, source.uri() + ": probe interrupted");
+    } catch (IOException | RuntimeException e) {
+      String m = OneLine.of(e);
+      String u = source.uri().toString();
+      return new Prober.Answer(null, m.startsWith(u) ? m : u + ": " + m);
+    }
+  }
+
+  /** Closes the data of an answer that will not be read. */
+  static void discard(Prober.Answer a) {
+    ReadableByteChannel d = a == null ? null : a.data();
+    if (d != null) {
+      try {
+        d.close();
+      } catch (IOException e) {
+        // dropped anyway
+      }
+    }
+  }
+}
