@@ -9,7 +9,12 @@
 #   --sets   1000: 1,000 files, log-normal sizes (1 KB to 50 MB), about 1 GB in all;
 #            10k: 10,000 files of 10 KB (files per second)
 #   --smoke  a 40-file set, one repetition, results in the work directory (checks the script)
-#   --out    where dataset-results.csv and dataset-braid.jsonl go (default docs/benchmarks)
+#   --out    where dataset-results.csv, dataset-braid.jsonl and dataset-machine.txt go (default
+#            docs/benchmarks); rows are appended, so several runs can share one directory
+# At the end, dataset-report.py prints the summary (medians per set and contender, the issue's
+# goals checked); with the default --out it also rewrites the generated part of the dataset
+# section of docs/benchmarks.md. Take the benchmark lock when other benchmarks may run:
+#   flock /work/helpers/bench.lock src/test/bench/dataset-bench.sh --sets "1000 10k" --reps 3
 # Environment: BENCH_CONTENDERS replaces the contender list: braid braid-j64 aria2 aria2-tuned
 # guc guc-tuned (default: all); TB_PREFIX and TB_NET as for testbed.sh.
 set -euo pipefail
@@ -20,6 +25,7 @@ repo="$(cd "$here/../../.." && pwd)"
 . "$here/testbed.sh"
 
 work=/tmp/${TB_PREFIX}dwork
+invocation="$0 $*"
 reps=3
 sets="1000 10k"
 out="$repo/docs/benchmarks"
@@ -53,6 +59,11 @@ if [ "$smoke" = 0 ] || [ ! -f "$repo/cli/target/braid.jar" ]; then
   (cd "$repo" && ./mvnw -B -q -DskipTests -pl cli -am package) >&2
 fi
 "$repo/braid" --version >&2
+{
+  echo "dataset-bench $(date -u +%Y-%m-%dT%H:%M:%SZ): $invocation (TB_PREFIX=$TB_PREFIX)"
+  echo "commit $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown); $(nproc) CPUs; load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "$(java -version 2>&1 | head -1); $(aria2c --version | head -1); $(globus-url-copy -version 2>&1 | head -1)"
+} >>"$out/dataset-machine.txt"
 
 csv="$out/dataset-results.csv"
 jsonl="$out/dataset-braid.jsonl"
@@ -135,3 +146,8 @@ for set in $sets; do
   tb_down
 done
 echo "dataset-bench: results in $csv" >&2
+if [ "$out" = "$repo/docs/benchmarks" ]; then
+  python3 "$here/dataset-report.py" "$out" "$repo/docs/benchmarks.md" >&2
+else
+  python3 "$here/dataset-report.py" "$out" >&2
+fi

@@ -34,7 +34,8 @@ public final class GridFtpRangeSource implements RangeSource {
   private final URI uri;
   private final SourceOptions options;
   private final String path;
-  private final Deque<FtpSession> idle = new ArrayDeque<>();
+  private final Deque<FtpSession> idle;
+  private final boolean ownsSessions;
   private volatile Validators probed;
   private volatile boolean eretUnsupported;
   private volatile boolean modeEUnsupported;
@@ -63,6 +64,22 @@ public final class GridFtpRangeSource implements RangeSource {
    * @throws IllegalArgumentException for another scheme or a URL without a host
    */
   public GridFtpRangeSource(URI uri, SourceOptions options) {
+    this(uri, options, new ArrayDeque<>(), true);
+  }
+
+  /**
+   * A source whose idle logged-in sessions live in {@code shared}, the deque of every source of the
+   * same server (a dataset job's files, {@link SourcePool}): a session one file leaves is the next
+   * file's, with no new login. Closing the source leaves them open; their owner closes them.
+   */
+  GridFtpRangeSource(URI uri, SourceOptions options, Deque<FtpSession> shared) {
+    this(uri, options, shared, false);
+  }
+
+  private GridFtpRangeSource(
+      URI uri, SourceOptions options, Deque<FtpSession> idle, boolean ownsSessions) {
+    this.idle = idle;
+    this.ownsSessions = ownsSessions;
     String s = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
     if (!s.equals("gsiftp") && !s.equals("ftp")) {
       throw new IllegalArgumentException("not a gsiftp or ftp URL: " + uri);
@@ -301,6 +318,9 @@ public final class GridFtpRangeSource implements RangeSource {
 
   @Override
   public void close() {
+    if (!ownsSessions) {
+      return;
+    }
     synchronized (idle) {
       for (FtpSession s : idle) {
         s.close();

@@ -3,7 +3,9 @@ package org.braid.coalloc;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -16,14 +18,17 @@ import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
  * connections: the HTTP(S) sources of a server ({@code scheme://host:port}) share one client with
  * one pool of keep-alive connections (WebDAV {@code dav}/{@code davs} URLs too), sized for the
  * job's concurrency, so that the next file's request goes out on a connection the last file left
- * open. Each source it returns is closed by its user (which leaves the shared connections open);
- * closing the pool closes them. Thread-safe.
+ * open; the GridFTP and FTP sources of a server share their idle logged-in control sessions (and
+ * their MODE E data connections), so the next file needs no new login. Each source it returns is
+ * closed by its user (which leaves the shared connections open); closing the pool closes them.
+ * Thread-safe.
  */
 final class SourcePool implements Closeable {
   private final Function<URI, RangeSource> factory;
   private final SourceOptions options;
   private final int connections;
   private final Map<String, CloseableHttpClient> http = new LinkedHashMap<>();
+  private final Map<String, Deque<FtpSession>> ftp = new LinkedHashMap<>();
   private boolean closed;
 
   /**
@@ -49,7 +54,21 @@ final class SourcePool implements Closeable {
       return factory.apply(uri);
     }
     CloseableHttpClient c = httpClient(uri);
-    return c == null ? RangeSource.of(uri, options) : new HttpRangeSource(uri, options, c);
+    if (c != null) {
+      return new HttpRangeSource(uri, options, c);
+    }
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if ((scheme.equals("gsiftp") || scheme.equals("ftp")) && uri.getHost() != null) {
+      Deque<FtpSession> idle;
+      synchronized (this) {
+        if (closed) {
+          throw new IllegalStateException("the job's connections are closed");
+        }
+        idle = ftp.computeIfAbsent(DatasetServer.key(uri, ""), k -> new ArrayDeque<>());
+      }
+      return new GridFtpRangeSource(uri, options, idle);
+    }
+    return RangeSource.of(uri, options);
   }
 
   /**
@@ -84,10 +103,19 @@ final class SourcePool implements Closeable {
   @Override
   public void close() throws IOException {
     List<CloseableHttpClient> all;
+    List<Deque<FtpSession>> sessions;
     synchronized (this) {
       closed = true;
       all = new ArrayList<>(http.values());
       http.clear();
+      sessions = new ArrayList<>(ftp.values());
+      ftp.clear();
+    }
+    for (Deque<FtpSession> d : sessions) {
+      synchronized (d) {
+        d.forEach(FtpSession::close);
+        d.clear();
+      }
     }
     for (CloseableHttpClient c : all) {
       c.close();
