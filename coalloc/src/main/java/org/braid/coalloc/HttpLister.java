@@ -7,21 +7,14 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.apache.hc.client5.http.config.ConnectionConfig;
-import org.apache.hc.client5.http.config.RequestConfig;
-import org.apache.hc.client5.http.cookie.CookieSpecFactory;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.HttpClients;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
-import org.apache.hc.core5.http.config.RegistryBuilder;
 import org.apache.hc.core5.http.io.entity.StringEntity;
 import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
-import org.apache.hc.core5.util.Timeout;
 import org.braid.coalloc.credentials.GridEnvironment;
 
 /**
@@ -60,33 +53,10 @@ final class HttpLister extends TreeLister {
     this.base = URI.create(http + s.substring(scheme.length()) + (s.endsWith("/") ? "" : "/"));
     this.options = options;
     this.rootSegments = WebDavListing.segments(base, base.getRawPath());
-    PoolingHttpClientConnectionManagerBuilder cm =
-        PoolingHttpClientConnectionManagerBuilder.create()
-            .setMaxConnPerRoute(2)
-            .setMaxConnTotal(2)
-            .setDefaultConnectionConfig(
-                ConnectionConfig.custom()
-                    .setConnectTimeout(Timeout.of(options.connectTimeout()))
-                    .setSocketTimeout(Timeout.of(options.stallTimeout()))
-                    .build());
-    // the same credentials, trust and forward proxy as the range sources (GridAccess)
-    GridEnvironment env = GridEnvironment.of(options.environment());
-    cm.setTlsSocketStrategy(GridAccess.tls(base, options, env));
-    String token = GridAccess.token(base, options, env);
+    // the same timeouts, credentials, trust and forward proxy as the range sources; no redirects
+    String token = GridAccess.token(base, options, GridEnvironment.of(options.environment()));
     this.client =
-        HttpClients.custom()
-            .setConnectionManager(cm.build())
-            .setRoutePlanner(GridAccess.routes(base, env))
-            .setDefaultRequestConfig(
-                RequestConfig.custom()
-                    .setResponseTimeout(Timeout.of(options.stallTimeout()))
-                    .setRedirectsEnabled(false)
-                    .build())
-            .disableAutomaticRetries()
-            .disableContentCompression()
-            .disableCookieManagement()
-            .setDefaultCookieSpecRegistry(RegistryBuilder.<CookieSpecFactory>create().build())
-            .setUserAgent(options.userAgent())
+        HttpReplicaClient.builder(base, options, 2, /* redirects= */ false)
             .addRequestInterceptorLast(
                 (request, entity, context) -> {
                   if (token != null) { // redirects are not followed: always the same host

@@ -7,6 +7,7 @@ import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.cookie.CookieSpecFactory;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
@@ -31,34 +32,8 @@ final class HttpReplicaClient {
    */
   static CloseableHttpClient create(URI uri, SourceOptions options, int connections) {
     URI target = httpTarget(uri);
-    PoolingHttpClientConnectionManagerBuilder cmb =
-        PoolingHttpClientConnectionManagerBuilder.create()
-            .setMaxConnPerRoute(connections)
-            .setMaxConnTotal(connections)
-            .setConnectionFactory(HttpLimits.connectionFactory())
-            .setDefaultConnectionConfig(
-                ConnectionConfig.custom()
-                    .setConnectTimeout(Timeout.of(options.connectTimeout()))
-                    .setSocketTimeout(Timeout.of(options.stallTimeout()))
-                    .build());
-    GridEnvironment env = GridEnvironment.of(options.environment());
-    cmb.setTlsSocketStrategy(GridAccess.tls(target, options, env));
-    String token = GridAccess.token(target, options, env);
-    PoolingHttpClientConnectionManager cm = cmb.build();
-    return HttpClients.custom()
-        .setConnectionManager(cm)
-        .setRoutePlanner(GridAccess.routes(target, env))
-        .setDefaultRequestConfig(
-            RequestConfig.custom()
-                .setResponseTimeout(Timeout.of(options.stallTimeout()))
-                .setRedirectsEnabled(true)
-                .build())
-        .disableAutomaticRetries()
-        .disableContentCompression()
-        .disableCookieManagement()
-        // an empty registry: the default one loads and parses the public suffix list (~30 ms)
-        .setDefaultCookieSpecRegistry(RegistryBuilder.<CookieSpecFactory>create().build())
-        .setUserAgent(options.userAgent())
+    String token = GridAccess.token(target, options, GridEnvironment.of(options.environment()));
+    return builder(target, options, connections, /* redirects= */ true)
         .addRequestInterceptorLast(
             (request, entity, context) -> {
               // the token goes to this replica's host only, not to wherever it redirects
@@ -72,6 +47,45 @@ final class HttpReplicaClient {
               options.headers().forEach(request::setHeader);
             })
         .build();
+  }
+
+  /**
+   * The client set-up every HTTP(S) request to a replica's server shares (ranges, listings): a pool
+   * of at most {@code connections} connections with {@link HttpLimits}, the options' timeouts, TLS
+   * and forward proxy from the grid environment ({@link GridAccess}), no retries, compression or
+   * cookies. The caller adds what goes into the requests (token, headers).
+   *
+   * @throws IllegalArgumentException if the TLS material or a proxy variable is unusable
+   */
+  static HttpClientBuilder builder(
+      URI target, SourceOptions options, int connections, boolean redirects) {
+    GridEnvironment env = GridEnvironment.of(options.environment());
+    PoolingHttpClientConnectionManager cm =
+        PoolingHttpClientConnectionManagerBuilder.create()
+            .setMaxConnPerRoute(connections)
+            .setMaxConnTotal(connections)
+            .setConnectionFactory(HttpLimits.connectionFactory())
+            .setDefaultConnectionConfig(
+                ConnectionConfig.custom()
+                    .setConnectTimeout(Timeout.of(options.connectTimeout()))
+                    .setSocketTimeout(Timeout.of(options.stallTimeout()))
+                    .build())
+            .setTlsSocketStrategy(GridAccess.tls(target, options, env))
+            .build();
+    return HttpClients.custom()
+        .setConnectionManager(cm)
+        .setRoutePlanner(GridAccess.routes(target, env))
+        .setDefaultRequestConfig(
+            RequestConfig.custom()
+                .setResponseTimeout(Timeout.of(options.stallTimeout()))
+                .setRedirectsEnabled(redirects)
+                .build())
+        .disableAutomaticRetries()
+        .disableContentCompression()
+        .disableCookieManagement()
+        // an empty registry: the default one loads and parses the public suffix list (~30 ms)
+        .setDefaultCookieSpecRegistry(RegistryBuilder.<CookieSpecFactory>create().build())
+        .setUserAgent(options.userAgent());
   }
 
   /**
