@@ -1,6 +1,7 @@
 package org.braid.coalloc;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Files;
 import java.time.Instant;
@@ -58,6 +59,13 @@ final class Engine {
   }
 
   DownloadReport run() throws IOException {
+    if (LOG.isDebugEnabled()) {
+      // where the time before the first byte goes: the JVM's start and the command line first
+      LOG.debug(
+          "[{}] starting {} ms after the JVM started",
+          id,
+          ManagementFactory.getRuntimeMXBean().getUptime());
+    }
     OutputFiles.check(spec.output());
     List<URI> uris = spec.sources();
     List<RangeSource> sources = new ArrayList<>();
