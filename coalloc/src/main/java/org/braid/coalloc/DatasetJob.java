@@ -74,7 +74,7 @@ final class DatasetJob {
             new SourcePool(
                 spec.sourceFactory(),
                 spec.options(),
-                DatasetScheduler.maxWorkers(spec) * (spec.options().connectionsPerSource() + 1))) {
+                maxWorkers(spec) * (spec.options().connectionsPerSource() + 1))) {
       int skipped = prepare(output, state);
       LOG.info(
           "[{}] {} files into {}: {} verified earlier, {} at once",
@@ -251,6 +251,16 @@ final class DatasetJob {
       }
     }
     return d.finish();
+  }
+
+  /**
+   * The most worker threads the job may need: its concurrency, or as many as a plan arriving late
+   * may call for ({@link #defaultConcurrency}: at most 64) when it chooses it.
+   */
+  static int maxWorkers(DatasetSpec spec) {
+    return spec.autoConcurrency() && spec.arriving() != null
+        ? Math.max(spec.concurrency(), Math.min(64, spec.files().size()))
+        : spec.concurrency();
   }
 
   /** See {@link Dataset#defaultConcurrency}. */

@@ -3,8 +3,6 @@ package org.braid.coalloc;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -76,7 +74,7 @@ final class DatasetScheduler {
     this.sourceServers = new DatasetServer[files.size()][];
     this.concurrency = spec.concurrency();
     this.autoConcurrency = spec.autoConcurrency() && spec.arriving() != null;
-    this.workers = maxWorkers(spec);
+    this.workers = DatasetJob.maxWorkers(spec);
     this.ticker = spec.ticker();
     for (int i = 0; i < files.size(); i++) {
       states[i] = new DatasetFileState();
@@ -97,16 +95,6 @@ final class DatasetScheduler {
     this.maxStreak = tries > 0 ? tries : MAX_STREAK;
     this.maxRounds = tries > 0 ? tries : MAX_ROUNDS;
     this.maxRetryAfter = spec.guards().maxRetryAfter();
-  }
-
-  /**
-   * The most worker threads the job may need: its concurrency, or as many as a plan arriving late
-   * may call for ({@link DatasetJob#defaultConcurrency}: at most 64) when it chooses it.
-   */
-  static int maxWorkers(DatasetSpec spec) {
-    return spec.autoConcurrency() && spec.arriving() != null
-        ? Math.max(spec.concurrency(), Math.min(64, spec.files().size()))
-        : spec.concurrency();
   }
 
   /** Files fetched at once now. */
@@ -361,13 +349,10 @@ final class DatasetScheduler {
    * its rate.
    */
   synchronized void replan(DatasetOrder plan) {
-    Map<String, Double> rates = new HashMap<>();
-    for (PredictedRate r : plan.rates()) {
-      rates.merge(DatasetServer.key(r.uri(), "-"), r.bytesPerSecond(), Math::max);
-    }
     if (autoConcurrency) {
       concurrency = Math.min(workers, DatasetJob.defaultConcurrency(files, plan.rates()));
     }
+    Map<String, Double> rates = plan.ratesByServer();
     int rated = 0;
     for (DatasetServer s : servers.values()) {
       Double r = rates.get(s.key);
@@ -376,18 +361,11 @@ final class DatasetScheduler {
         rated++;
       }
     }
-    Map<String, Integer> rank = new HashMap<>(plan.paths().size() * 2);
-    for (int i = 0; i < plan.paths().size(); i++) {
-      rank.putIfAbsent(plan.paths().get(i), i);
-    }
-    List<Integer> p = new ArrayList<>(pending);
-    p.sort(Comparator.comparingInt(i -> rank.getOrDefault(files.get(i).path(), Integer.MAX_VALUE)));
-    pending.clear();
-    pending.addAll(p);
+    plan.reorder(pending, files);
     LOG.info(
         "[{}] the batch plan arrived: {} files to start in its order, {} servers rated, {} at once",
         id,
-        p.size(),
+        pending.size(),
         rated,
         concurrency);
     notifyAll();
