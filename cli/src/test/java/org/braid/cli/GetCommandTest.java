@@ -62,7 +62,10 @@ class GetCommandTest {
             "--rate",
             "--journal",
             "--no-resume",
-            "--stall-timeout")) {
+            "--stall-timeout",
+            "--bearer-token-file",
+            "--allow-insecure-token",
+            "--header")) {
       assertTrue(r.out().contains(o), o);
     }
   }
