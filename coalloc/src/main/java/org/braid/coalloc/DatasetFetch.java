@@ -44,6 +44,7 @@ final class DatasetFetch {
   private final DatasetState state;
   private final DatasetScheduler scheduler;
   private final SourcePool pool;
+  private final DatasetJournal journal;
   private final DatasetCoalloc coalloc;
 
   DatasetFetch(
@@ -51,12 +52,14 @@ final class DatasetFetch {
       DatasetOutput output,
       DatasetState state,
       DatasetScheduler scheduler,
-      SourcePool pool) {
+      SourcePool pool,
+      DatasetJournal journal) {
     this.spec = spec;
     this.output = output;
     this.state = state;
     this.scheduler = scheduler;
     this.pool = pool;
+    this.journal = journal;
     this.coalloc = new DatasetCoalloc(spec, pool, this);
   }
 
@@ -294,19 +297,15 @@ final class DatasetFetch {
 
   private void journal(
       String id, URI src, long size, Instant start, long startNanos, long written, String result) {
-    if (spec.journal() == null) {
+    if (journal == null) {
       return;
     }
     long end = spec.ticker().read() - startNanos;
     BlockEvent e = new BlockEvent(0, 0, 0, written, written, 0, end, result);
-    try {
-      String dropped =
-          result.equals("ok") ? null : result.substring(result.indexOf(':') + 1).trim();
-      new Journal(spec.journal(), id)
-          .append(List.of(e), List.of(new Journal.Outcome(src, dropped)), size, start);
-    } catch (IOException | RuntimeException ex) {
-      LOG.warn("cannot append to the journal {}: {}", spec.journal(), ex.toString());
-    }
+    String dropped = result.equals("ok") ? null : result.substring(result.indexOf(':') + 1).trim();
+    journal.add(
+        new Journal(spec.journal(), id)
+            .lines(List.of(e), List.of(new Journal.Outcome(src, dropped)), size, start));
   }
 
   private static void closeQuietly(ReadableByteChannel ch) {

@@ -74,7 +74,9 @@ final class DatasetJob {
             new SourcePool(
                 spec.sourceFactory(),
                 spec.options(),
-                maxWorkers(spec) * (spec.options().connectionsPerSource() + 1))) {
+                maxWorkers(spec) * (spec.options().connectionsPerSource() + 1));
+        DatasetJournal journal =
+            spec.journal() == null ? null : new DatasetJournal(spec.journal(), ticker)) {
       int skipped = prepare(output, state);
       LOG.info(
           "[{}] {} files into {}: {} verified earlier, {} at once",
@@ -83,7 +85,7 @@ final class DatasetJob {
           output.dir,
           skipped,
           spec.concurrency());
-      fetch = new DatasetFetch(spec, output, state, scheduler, pool);
+      fetch = new DatasetFetch(spec, output, state, scheduler, pool, journal);
       spawn(spec.concurrency());
       supervise(t0);
       for (Thread w : workers) {

@@ -83,6 +83,11 @@ final class Journal {
    */
   void append(List<BlockEvent> events, List<Outcome> replicas, long fileSize, Instant start)
       throws IOException {
+    write(path, lines(events, replicas, fileSize, start));
+  }
+
+  /** The lines {@link #append} would write, each ending in a newline; empty for none. */
+  String lines(List<BlockEvent> events, List<Outcome> replicas, long fileSize, Instant start) {
     StringBuilder sb = new StringBuilder();
     int[] streams = streams(events, replicas.size());
     for (Deliveries.Delivery d : Deliveries.of(events, replicas.size())) {
@@ -91,7 +96,12 @@ final class Journal {
         sb.append(line).append('\n');
       }
     }
-    if (sb.length() == 0) {
+    return sb.toString();
+  }
+
+  /** Appends journal lines to the file under its lock (nothing for an empty text). */
+  static void write(Path path, String lines) throws IOException {
+    if (lines.isEmpty()) {
       return;
     }
     Path dir = path.toAbsolutePath().getParent();
@@ -108,7 +118,7 @@ final class Journal {
               StandardOpenOption.WRITE,
               StandardOpenOption.APPEND)) {
         FileLock lock = ch.lock();
-        ByteBuffer b = ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.UTF_8));
+        ByteBuffer b = ByteBuffer.wrap(lines.getBytes(StandardCharsets.UTF_8));
         while (b.hasRemaining()) {
           ch.write(b);
         }
