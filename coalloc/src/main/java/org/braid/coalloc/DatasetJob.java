@@ -283,12 +283,30 @@ final class DatasetJob {
     int sum = 0;
     for (String s : servers) {
       Double b = byServer.get(s);
-      sum +=
-          b == null || median <= 0
-              ? 4
-              : (int) Math.max(2, Math.min(16, Math.ceil(b * 0.05 / median)));
+      if (median <= 0) {
+        sum += 4;
+      } else if (b == null && s.startsWith("file:")) {
+        sum += 4; // a local path: no request latency to hide
+      } else if (b == null) {
+        // no forecast: as for a server at UNKNOWN_RATE, and never fewer than 4
+        sum += Math.max(4, perServer(UNKNOWN_RATE, median));
+      } else {
+        sum += perServer(b, median);
+      }
     }
     return Math.max(1, Math.min(files.size(), Math.max(4, Math.min(64, sum))));
+  }
+
+  /**
+   * The rate assumed for a server without a forecast when choosing the concurrency: 10 MB/s (80
+   * Mbit/s, a modest lab or WAN path), so that a dataset of small files keeps enough requests in
+   * flight from the start.
+   */
+  static final double UNKNOWN_RATE = 10e6;
+
+  /** Files in flight that keep {@code rate} busy through a 50 ms request latency, 2..16. */
+  private static int perServer(double rate, long median) {
+    return (int) Math.max(2, Math.min(16, Math.ceil(rate * 0.05 / median)));
   }
 
   private static long medianSize(List<DatasetFile> files) {

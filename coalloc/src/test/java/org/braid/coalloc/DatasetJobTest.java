@@ -313,7 +313,15 @@ class DatasetJobTest {
     }
     // 100 MB/s x 50 ms / 10 kB = 500, capped at 16 per server
     assertEquals(16, Dataset.defaultConcurrency(remote, List.of(new PredictedRate(server, 100e6))));
-    assertEquals(4, Dataset.defaultConcurrency(remote, List.of()));
+    // no forecast: as for 10 MB/s (x 50 ms / 10 kB = 50, capped at 16), never below 4
+    assertEquals(16, Dataset.defaultConcurrency(remote, List.of()));
+    List<DatasetFile> large = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      large.add(DatasetFile.of("g" + i, 50_000_000, List.of(URI.create("http://h:80/g" + i))));
+    }
+    assertEquals(4, Dataset.defaultConcurrency(large, List.of()));
+    // a forecast wins over the assumption: 1 MB/s x 50 ms / 10 kB = 5
+    assertEquals(5, Dataset.defaultConcurrency(remote, List.of(new PredictedRate(server, 1e6))));
     assertEquals(1, Dataset.defaultConcurrency(remote.subList(0, 1), List.of()));
   }
 }
