@@ -38,7 +38,7 @@ final class DatasetOptions {
       paramLabel = "N",
       description =
           "With -d: files fetched at once, 1..1024 (default: from the plan: enough per server to"
-              + " keep its predicted rate, or 10 MB/s without a forecast, busy; 4..64).")
+              + " keep its predicted rate, at least 10 MB/s, busy; 4..64).")
   int concurrency;
 
   @Option(

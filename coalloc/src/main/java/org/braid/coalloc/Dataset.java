@@ -75,8 +75,9 @@ public final class Dataset {
   /**
    * The concurrency a plan calls for: per server, enough files in flight to keep its predicted rate
    * busy through a 50 ms request latency at the dataset's median file size (2 to 16; a remote
-   * server without a prediction counts as 10 MB/s and at least 4, a local path 4), summed over the
-   * servers, within 4..64 and at most the number of files.
+   * server counts as at least 10 MB/s, a prediction raising it but never lowering it, and without a
+   * prediction at least 4; a local path 4), summed over the servers, within 4..64 and at most the
+   * number of files.
    */
   public static int defaultConcurrency(List<DatasetFile> files, List<PredictedRate> rates) {
     return DatasetJob.defaultConcurrency(files, rates);

@@ -291,7 +291,9 @@ final class DatasetJob {
         // no forecast: as for a server at UNKNOWN_RATE, and never fewer than 4
         sum += Math.max(4, perServer(UNKNOWN_RATE, median));
       } else {
-        sum += perServer(b, median);
+        // a forecast raises the count, never lowers it below the assumption: a rate learned from
+        // small files is bound by request latency at the concurrency used then, not the server's
+        sum += perServer(Math.max(b, UNKNOWN_RATE), median);
       }
     }
     return Math.max(1, Math.min(files.size(), Math.max(4, Math.min(64, sum))));

@@ -320,8 +320,17 @@ class DatasetJobTest {
       large.add(DatasetFile.of("g" + i, 50_000_000, List.of(URI.create("http://h:80/g" + i))));
     }
     assertEquals(4, Dataset.defaultConcurrency(large, List.of()));
-    // a forecast wins over the assumption: 1 MB/s x 50 ms / 10 kB = 5
-    assertEquals(5, Dataset.defaultConcurrency(remote, List.of(new PredictedRate(server, 1e6))));
+    // a lower forecast does not lower it (1 MB/s x 50 ms / 10 kB would be 5): a rate learned from
+    // small files is bound by latency at the concurrency used then
+    assertEquals(16, Dataset.defaultConcurrency(remote, List.of(new PredictedRate(server, 1e6))));
+    // a higher one raises it: 200 kB files at 10 MB/s (the assumption) give 3, so 4 (the floor);
+    // at 40 MB/s 10
+    List<DatasetFile> mid = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      mid.add(DatasetFile.of("m" + i, 200_000, List.of(URI.create("http://h:80/m" + i))));
+    }
+    assertEquals(4, Dataset.defaultConcurrency(mid, List.of()));
+    assertEquals(10, Dataset.defaultConcurrency(mid, List.of(new PredictedRate(server, 40e6))));
     assertEquals(1, Dataset.defaultConcurrency(remote.subList(0, 1), List.of()));
   }
 }
