@@ -7,8 +7,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.braid.broker.Broker;
 import org.braid.broker.Request;
 import org.braid.coalloc.Dataset;
@@ -177,29 +175,13 @@ final class DatasetGet {
   }
 
   private static DatasetReport runWithHook(Dataset d, DatasetProgressLine line) throws IOException {
-    CountDownLatch finished = new CountDownLatch(1);
-    Thread hook =
-        new Thread(
-            () -> {
-              d.cancel();
-              try {
-                finished.await(5, TimeUnit.SECONDS);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            });
-    Runtime.getRuntime().addShutdownHook(hook);
+    CancelOnExit exit = new CancelOnExit(d::cancel);
     try {
       return d.run();
     } finally {
-      finished.countDown();
+      exit.close();
       if (line != null) {
         line.finish();
-      }
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException e) {
-        // shutting down already
       }
     }
   }

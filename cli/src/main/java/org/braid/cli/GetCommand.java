@@ -7,8 +7,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.braid.coalloc.Checksum;
 import org.braid.coalloc.Download;
 import org.braid.coalloc.DownloadReport;
@@ -329,31 +327,15 @@ public final class GetCommand implements Callable<Integer>, OneLineErrors.Report
       b.progress(bar);
     }
     Download d = b.build();
-    CountDownLatch finished = new CountDownLatch(1);
-    Thread hook =
-        new Thread(
-            () -> {
-              d.cancel();
-              try {
-                finished.await(5, TimeUnit.SECONDS);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            });
-    Runtime.getRuntime().addShutdownHook(hook);
     QuietLogs logs = QuietLogs.forCommand(verbose);
+    CancelOnExit exit = new CancelOnExit(d::cancel);
     try {
       return d.run();
     } finally {
+      exit.close();
       logs.close();
-      finished.countDown();
       if (bar != null) {
         bar.close();
-      }
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException e) {
-        // shutting down already
       }
     }
   }

@@ -252,12 +252,7 @@ public final class Dataset {
      * @throws IllegalArgumentException if the rate is negative or the time not positive
      */
     public Builder lowSpeedLimit(long bytesPerSecond, Duration time) {
-      if (bytesPerSecond < 0) {
-        throw new IllegalArgumentException("low-speed limit must be 0 or more: " + bytesPerSecond);
-      }
-      if (time == null || time.isNegative() || time.isZero()) {
-        throw new IllegalArgumentException("low-speed time must be positive: " + time);
-      }
+      Guards.checkLowSpeed(bytesPerSecond, time);
       this.lowSpeedLimit = bytesPerSecond;
       this.lowSpeedTime = time;
       return this;
@@ -271,10 +266,7 @@ public final class Dataset {
      * @throws IllegalArgumentException if negative
      */
     public Builder maxBytesPerSecond(long bytesPerSecond) {
-      if (bytesPerSecond < 0) {
-        throw new IllegalArgumentException(
-            "rate limit must be 0 (none) or more: " + bytesPerSecond);
-      }
+      Guards.checkRate(bytesPerSecond);
       this.maxBytesPerSecond = bytesPerSecond;
       return this;
     }
@@ -286,9 +278,7 @@ public final class Dataset {
      * @throws IllegalArgumentException if negative
      */
     public Builder maxRetryAfter(Duration d) {
-      if (d == null || d.isNegative()) {
-        throw new IllegalArgumentException("max Retry-After must not be negative: " + d);
-      }
+      Guards.checkRetryAfter(d);
       this.maxRetryAfter = d;
       return this;
     }

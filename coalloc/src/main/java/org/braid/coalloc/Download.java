@@ -264,13 +264,7 @@ public final class Download {
      * @throws IllegalArgumentException if the rate is negative or the time not positive
      */
     public Builder lowSpeedLimit(long bytesPerSecond, Duration time) {
-      if (bytesPerSecond < 0) {
-        throw new IllegalArgumentException("low-speed limit must be 0 or more: " + bytesPerSecond);
-      }
-      Objects.requireNonNull(time, "time");
-      if (time.isNegative() || time.isZero()) {
-        throw new IllegalArgumentException("low-speed time must be positive: " + time);
-      }
+      Guards.checkLowSpeed(bytesPerSecond, time);
       this.lowSpeedLimit = bytesPerSecond;
       this.lowSpeedTime = time;
       return this;
@@ -283,10 +277,7 @@ public final class Download {
      * @throws IllegalArgumentException if negative
      */
     public Builder maxBytesPerSecond(long bytesPerSecond) {
-      if (bytesPerSecond < 0) {
-        throw new IllegalArgumentException(
-            "rate limit must be 0 (none) or more: " + bytesPerSecond);
-      }
+      Guards.checkRate(bytesPerSecond);
       this.maxBytesPerSecond = bytesPerSecond;
       return this;
     }
@@ -298,10 +289,7 @@ public final class Download {
      * @throws IllegalArgumentException if negative
      */
     public Builder maxRetryAfter(Duration d) {
-      Objects.requireNonNull(d, "max Retry-After");
-      if (d.isNegative()) {
-        throw new IllegalArgumentException("max Retry-After must not be negative: " + d);
-      }
+      Guards.checkRetryAfter(d);
       this.maxRetryAfter = d;
       return this;
     }

@@ -27,4 +27,40 @@ record Guards(
   /** The defaults: no expected size, 4 tries, 1 KiB/s for 30 s, no rate limit, 60 s. */
   static final Guards DEFAULT =
       new Guards(-1, 4, 1024, Duration.ofSeconds(30), 0, Duration.ofSeconds(60));
+
+  /**
+   * Checks a low-speed limit as both builders (one download, a dataset) take it.
+   *
+   * @throws IllegalArgumentException if the rate is negative or the time missing or not positive
+   */
+  static void checkLowSpeed(long bytesPerSecond, Duration time) {
+    if (bytesPerSecond < 0) {
+      throw new IllegalArgumentException("low-speed limit must be 0 or more: " + bytesPerSecond);
+    }
+    if (time == null || time.isNegative() || time.isZero()) {
+      throw new IllegalArgumentException("low-speed time must be positive: " + time);
+    }
+  }
+
+  /**
+   * Checks a rate limit (0: none).
+   *
+   * @throws IllegalArgumentException if negative
+   */
+  static void checkRate(long bytesPerSecond) {
+    if (bytesPerSecond < 0) {
+      throw new IllegalArgumentException("rate limit must be 0 (none) or more: " + bytesPerSecond);
+    }
+  }
+
+  /**
+   * Checks the longest {@code Retry-After} honoured.
+   *
+   * @throws IllegalArgumentException if missing or negative
+   */
+  static void checkRetryAfter(Duration d) {
+    if (d == null || d.isNegative()) {
+      throw new IllegalArgumentException("max Retry-After must not be negative: " + d);
+    }
+  }
 }
