@@ -23,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code braid get -r -d DIR} over three real nginx mirrors on 127.0.0.1 listing the same tree with
  * {@code autoindex_format json}: about 500 files in nested directories with log-normal sizes and
- * two large files; the third mirror misses some files and serves one corrupt. Then {@code kill -9}
- * in the middle of a job and the same command again.
+ * two large files (sizes 1 KB to 50 MB); the third mirror misses some files and serves one corrupt.
+ * Then {@code kill -9} in the middle of a job and the same command again.
  */
 class DatasetNginxTest {
   @TempDir static Path dir;
@@ -38,7 +38,7 @@ class DatasetNginxTest {
   static void start() throws Exception {
     tree =
         DatasetTree.create(
-            dir.resolve("tree"), 500, 12_000, 3_000_000, true, 12_000_000, 20_000_000);
+            dir.resolve("tree"), 500, 12_000, 50_000_000, true, 12_000_000, 50_000_000);
     List<String> names = tree.names();
     for (int i = 5; i < names.size(); i += 37) {
       missing.add(names.get(i));
@@ -55,9 +55,9 @@ class DatasetNginxTest {
             .http("autoindex_format json;")
             .http("log_format ds '$connection $server_port \"$request\" $status';")
             .accessLog(dir.resolve("access.log"), "ds")
-            .server(m0.getParent(), "6m")
-            .server(m1.getParent(), "3m")
-            .server(m2.getParent(), "2m")
+            .server(m0.getParent(), "10m")
+            .server(m1.getParent(), "5m")
+            .server(m2.getParent(), "3m")
             .start();
   }
 

@@ -72,8 +72,9 @@ final class ConnectionOptions {
   @Option(
       names = "--allow-insecure-token",
       description =
-          "Also send the --bearer-token-file or BRAID_BEARER_TOKEN token to plain http replicas,"
-              + " readable by anyone on the path.")
+          "Also send the --bearer-token-file or BRAID_BEARER_TOKEN token, or an -H"
+              + " 'Authorization: ...' header, to plain http replicas, readable by anyone on the"
+              + " path.")
   boolean allowInsecureToken;
 
   @Option(
@@ -100,8 +101,12 @@ final class ConnectionOptions {
               + " /etc/grid-security/certificates.")
   Path caBundle;
 
-  /** These options as a source-options builder (the caller adds the transfer options). */
-  SourceOptions.Builder builder() throws IOException {
+  /**
+   * These options as a source-options builder (the caller adds the transfer options); {@code
+   * authorizationHeader}: whether {@code -H} names an Authorization header, which {@code
+   * --allow-insecure-token} also lets go over plain http.
+   */
+  SourceOptions.Builder builder(boolean authorizationHeader) throws IOException {
     SourceOptions.Builder so =
         SourceOptions.builder()
             .connectionsPerSource(connections)
@@ -115,11 +120,13 @@ final class ConnectionOptions {
       token = Files.readString(tokenFile).trim();
     }
     if (token != null && !token.isBlank()) {
-      so.bearerToken(token).allowInsecureToken(allowInsecureToken);
-    } else if (allowInsecureToken) {
+      so.bearerToken(token);
+    } else if (allowInsecureToken && !authorizationHeader) {
       throw new IllegalArgumentException(
-          "--allow-insecure-token needs --bearer-token-file or BRAID_BEARER_TOKEN");
+          "--allow-insecure-token needs --bearer-token-file, BRAID_BEARER_TOKEN or"
+              + " -H 'Authorization: ...'");
     }
+    so.allowInsecureToken(allowInsecureToken);
     if (clientCert != null) {
       so.clientCertificate(clientCert, System.getenv("BRAID_CLIENT_CERT_PASSWORD"));
     }

@@ -314,7 +314,7 @@ public final class GetCommand implements Callable<Integer>, OneLineErrors.Report
   }
 
   private SourceOptions.Builder sourceOptionsBuilder() throws IOException {
-    SourceOptions.Builder so = connection.builder();
+    SourceOptions.Builder so = connection.builder(transfer.authorizationHeader());
     transfer.headers(so);
     return so;
   }

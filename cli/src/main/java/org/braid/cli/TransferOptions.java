@@ -63,7 +63,8 @@ final class TransferOptions {
       paramLabel = "'NAME: VALUE'",
       description =
           "Send this HTTP header to each replica's own host (not to hosts it redirects to);"
-              + " repeatable.")
+              + " repeatable. An Authorization header goes to https and davs replicas only, unless"
+              + " --allow-insecure-token.")
   List<String> headers = new ArrayList<>();
 
   /**
@@ -106,6 +107,15 @@ final class TransferOptions {
           "--max-retry-after must be in [0, 86400] seconds: " + maxRetryAfter);
     }
     return Duration.ofMillis((long) (maxRetryAfter * 1000));
+  }
+
+  /** Whether a {@code --header} option names an Authorization header. */
+  boolean authorizationHeader() {
+    return headers.stream()
+        .anyMatch(
+            h ->
+                h.indexOf(':') > 0
+                    && h.substring(0, h.indexOf(':')).trim().equalsIgnoreCase("Authorization"));
   }
 
   /**

@@ -195,6 +195,47 @@ class GetHeadersAndTokensTest {
         GetCommandTest.run("get", "-o", "x", "--allow-insecure-token", "http://127.0.0.1:9/f");
     assertEquals(2, r.code());
     assertEquals(
-        "braid: --allow-insecure-token needs --bearer-token-file or BRAID_BEARER_TOKEN\n", r.err());
+        "braid: --allow-insecure-token needs --bearer-token-file, BRAID_BEARER_TOKEN or"
+            + " -H 'Authorization: ...'\n",
+        r.err());
+  }
+
+  @Test
+  void authorizationHeader_plainHttp_refusedUnlessAllowed() throws Exception {
+    Path data = file("data.bin", 100_000, 6);
+    Path out = dir.resolve("out.bin");
+    try (Mirror m = Mirror.builder(data).start()) {
+      GetCommandTest.Run r =
+          GetCommandTest.run(
+              "get",
+              "-o",
+              out.toString(),
+              "--no-journal",
+              "-H",
+              "authorization: Basic dXNlcjpwdw==",
+              m.uri().toString());
+      assertEquals(2, r.code(), r.err());
+      assertEquals(
+          "braid: refusing to send the Authorization header over plain http to "
+              + m.uri()
+              + " (tokens go over TLS only: use https:// or davs://, or"
+              + " --allow-insecure-token)\n",
+          r.err());
+      assertEquals(0, m.requests());
+      assertFalse(Files.exists(out));
+      GetCommandTest.Run ok =
+          GetCommandTest.run(
+              "get",
+              "-o",
+              out.toString(),
+              "--no-journal",
+              "-H",
+              "authorization: Basic dXNlcjpwdw==",
+              "--allow-insecure-token",
+              m.uri().toString());
+      assertEquals(0, ok.code(), ok.err());
+      assertArrayEquals(Files.readAllBytes(data), Files.readAllBytes(out));
+      everyRequestHad(m, "authorization", "Basic dXNlcjpwdw==");
+    }
   }
 }

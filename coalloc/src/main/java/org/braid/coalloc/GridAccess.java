@@ -142,8 +142,8 @@ final class GridAccess {
    *     or discovery that names an unreadable token file (https targets)
    */
   static String token(URI target, SourceOptions o, GridEnvironment env) {
+    o.checkTokenTransport(target); // the options' token or an Authorization header: TLS only
     if (o.bearerToken() != null) {
-      o.checkTokenTransport(target);
       return o.bearerToken();
     }
     if (!https(target)) {

@@ -82,26 +82,40 @@ public final class SourceOptions {
     return bearerToken;
   }
 
-  /** Whether {@link #bearerToken()} may also be sent to plain http replicas. */
+  /**
+   * Whether {@link #bearerToken()} and an {@code Authorization} header may also be sent to plain
+   * http replicas.
+   */
   public boolean allowInsecureToken() {
     return allowInsecureToken;
   }
 
   /**
-   * Checks, before any connection, that the bearer token may go to this replica: not to a plain
-   * {@code http://} or {@code dav://} URL unless {@link #allowInsecureToken()}.
+   * Checks, before any connection, that the bearer token and an {@code Authorization} header from
+   * {@link #headers()} may go to this replica: not to a plain {@code http://} or {@code dav://} URL
+   * unless {@link #allowInsecureToken()}.
    *
-   * @throws IllegalArgumentException naming the URL if the token would go over plain http
+   * @throws IllegalArgumentException naming the URL if a credential would go over plain http
    */
   public void checkTokenTransport(URI replica) {
     String scheme = replica.getScheme() == null ? "" : replica.getScheme().toLowerCase(Locale.ROOT);
-    if (bearerToken != null
-        && !allowInsecureToken
-        && (scheme.equals("http") || scheme.equals("dav"))) {
+    if (allowInsecureToken || !(scheme.equals("http") || scheme.equals("dav"))) {
+      return;
+    }
+    String what =
+        bearerToken != null
+            ? "the bearer token"
+            : headers.keySet().stream().anyMatch(k -> k.equalsIgnoreCase("Authorization"))
+                ? "the Authorization header"
+                : null;
+    if (what != null) {
       throw new IllegalArgumentException(
-          "refusing to send the bearer token over plain http to "
+          "refusing to send "
+              + what
+              + " over plain http to "
               + replica
-              + " (tokens go over TLS only: use https:// or davs://, or --allow-insecure-token)");
+              + " (tokens go over TLS only: use https:// or davs://, or"
+              + " --allow-insecure-token)");
     }
   }
 
@@ -308,8 +322,9 @@ public final class SourceOptions {
     }
 
     /**
-     * Also sends the {@link #bearerToken} over plain http, where anyone on the path can read and
-     * reuse it (a token found by WLCG discovery never goes over http). Default: false.
+     * Also sends the {@link #bearerToken} and an {@code Authorization} header from {@link #header}
+     * over plain http, where anyone on the path can read and reuse them (a token found by WLCG
+     * discovery never goes over http). Default: false.
      */
     public Builder allowInsecureToken(boolean allow) {
       this.allowInsecureToken = allow;
