@@ -43,6 +43,26 @@ final class Adaptive extends BlockPolicy {
    */
   static final double CUT_FACTOR = 2;
 
+  /**
+   * Largest block while the flows together deliver at least {@link #FAST_TOTAL} bytes per second,
+   * unless the flow's request latency asks for more ({@link #CAP_LATENCIES}). The whole-file hash
+   * reads the file in order, as far as the leading bytes are written: with blocks of a quarter of
+   * the file per flow at memory speed the first block arrived only as fast as its one flow
+   * delivered it, and most of a 2 GB file was left to hash after the last byte (issue 17). Blocks
+   * of at most this size, taken in file order by all flows, keep the written prefix a few blocks
+   * behind the fetching. Slower downloads keep their larger blocks: their hash keeps up anyway.
+   */
+  static final long MAX_BLOCK = 32L << 20;
+
+  /** Summed rate of the live flows, bytes per second, from which blocks are capped. */
+  static final double FAST_TOTAL = 100e6;
+
+  /**
+   * A capped block still carries at least this many request latencies' worth of bytes: the round
+   * trip between two blocks costs a flow at most 1% of its time.
+   */
+  static final double CAP_LATENCIES = 100;
+
   @Override
   long blockSize(Flow f, PolicyView s, long now) {
     return blockSize(f, s.rateOf(f, now), s, now);
@@ -64,13 +84,26 @@ final class Adaptive extends BlockPolicy {
     } else if (!f.measured && allPredicted(s) && remaining / total <= SMALL_SECONDS) {
       // a small file with a plan: one request per flow in proportion to the predictions
       // finishes in L + S / sum(B_i), never later than L + S / max(B_i) from the best alone
-      return Math.max(SMALL_MIN_BLOCK, (long) Math.ceil(remaining * rf / total));
+      long share = (long) Math.ceil(remaining * rf / total);
+      return Math.max(SMALL_MIN_BLOCK, Math.min(share, cap(f, rf, total)));
     } else {
       size = (long) (ALPHA * remaining * rf / total);
     }
     long latencyBytes =
         f.latencyNanos > 0 ? (long) (rf * f.latencyNanos / 1e9 * LATENCY_FACTOR) : 0;
-    return Math.max(size, Math.max(MIN_BLOCK, latencyBytes));
+    return Math.max(Math.min(size, cap(f, rf, total)), Math.max(MIN_BLOCK, latencyBytes));
+  }
+
+  /**
+   * The largest block for a flow at rate {@code rf} when the live flows deliver {@code total} bytes
+   * per second together: {@link #MAX_BLOCK} (or {@link #CAP_LATENCIES} of the flow's request
+   * latency, if more) from {@link #FAST_TOTAL} on, else no cap.
+   */
+  static long cap(Flow f, double rf, double total) {
+    if (total < FAST_TOTAL || rf <= 0) {
+      return Long.MAX_VALUE;
+    }
+    return Math.max(MAX_BLOCK, (long) (rf * Math.max(0, f.latencyNanos) / 1e9 * CAP_LATENCIES));
   }
 
   @Override

@@ -169,6 +169,7 @@ final class Engine {
       // set up once the fetches run: the first digest instance loads the security providers
       try (PrefixHasher hasher =
           new PrefixHasher(id, part.runningDigests(algorithms()), s::stablePrefix)) {
+        fetcher.pace(hasher);
         try {
           new Supervisor(s, part, verifier, spec.progress(), ticker).run(workers);
         } catch (IOException e) {

@@ -32,8 +32,18 @@ final class Fetcher {
     void write(ByteBuffer src, long position) throws IOException;
   }
 
+  /** Holds the fetchers back while the work they feed (the whole-file hash) falls behind. */
+  @FunctionalInterface
+  interface Pacer {
+    /** Waits as long as the fetchers should; returns the nanoseconds waited. */
+    long pace() throws InterruptedException;
+  }
+
+  private static final Pacer UNPACED = () -> 0;
+
   private final String id;
   private final Leases leases;
+  private volatile Pacer pacer = UNPACED;
   private final Sink sink;
   private final Map<Lease, ReadableByteChannel> open = new ConcurrentHashMap<>();
   private final Guards guards;
@@ -69,6 +79,11 @@ final class Fetcher {
     this.pipelined = pipelining ? new PipelinedFetch(id, leases, sink) : null;
     this.guards = guards;
     this.throttle = new Throttle(guards.maxBytesPerSecond());
+  }
+
+  /** From now on each chunk is read only once the pacer lets it ({@link PrefixHasher#pace}). */
+  void pace(Pacer p) {
+    pacer = p;
   }
 
   /** Starts a daemon thread that fetches for the flow from the source until no lease is left. */
@@ -229,6 +244,7 @@ final class Fetcher {
       throws IOException, InterruptedException {
     Leases.ChunkWriter writer = writer(buf, sink);
     while (true) {
+      long waited = pacer.pace();
       if (l.cancelReason != null) {
         leases.release(l);
         return;
@@ -243,7 +259,7 @@ final class Fetcher {
         continue;
       }
       Leases.Step st = leases.deliver(l, n, writer);
-      long paused = throttle.take(n);
+      long paused = throttle.take(n) + waited;
       if (st == Leases.Step.DONE) {
         return;
       }

@@ -15,13 +15,24 @@ import java.util.function.LongSupplier;
  * per supervisor pass left most of a 2 GB file to hash after the last byte). Thread-safe: one
  * thread hashes; {@link #finish} and {@link #close} may be called from any other.
  */
-final class PrefixHasher implements AutoCloseable {
+final class PrefixHasher implements AutoCloseable, Fetcher.Pacer {
   /** Longest sleep while the prefix does not grow. */
   private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
   /** Bytes hashed between looks at whether to stop. */
-  private static final long STEP = 16L << 20;
+  static final long STEP = 8L << 20;
 
+  /**
+   * How far the hash may lag behind the stable prefix before the fetchers wait ({@link #pace}). At
+   * memory speed the fetch threads and the hash share the CPU, and with each thread given an equal
+   * share the hash fell behind: 1.4 GB of a 2 GB file were left to hash on one core after the last
+   * byte, the other core idle (issue 17). The hash is the one task that cannot be spread over
+   * threads, so the fetchers give it the CPU instead of running ahead.
+   */
+  static final long AHEAD = 64L << 20;
+
+  private final long step;
+  private final long ahead;
   private final PartFile.RunningDigests digests;
   private final LongSupplier stablePrefix;
   private final Thread thread;
@@ -29,11 +40,30 @@ final class PrefixHasher implements AutoCloseable {
   private volatile boolean stopped;
   private volatile Throwable failure;
 
+  /** The stable prefix at the hasher's last look, and the bytes hashed (for {@link #pace}). */
+  private volatile long seen;
+
+  private volatile long done;
+
+  private final Object paced = new Object();
+
   /**
    * Starts hashing into {@code digests} the prefix that {@code stablePrefix} reports, on a daemon
    * thread named after the download {@code id}.
    */
   PrefixHasher(String id, PartFile.RunningDigests digests, LongSupplier stablePrefix) {
+    this(id, digests, stablePrefix, STEP, AHEAD);
+  }
+
+  /** As above, hashing {@code step} bytes at a time and pacing the fetchers at {@code ahead}. */
+  PrefixHasher(
+      String id,
+      PartFile.RunningDigests digests,
+      LongSupplier stablePrefix,
+      long step,
+      long ahead) {
+    this.step = step;
+    this.ahead = ahead;
     this.digests = digests;
     this.stablePrefix = stablePrefix;
     this.thread = new Thread(this::work, "braid-" + id + "-hash");
@@ -46,9 +76,14 @@ final class PrefixHasher implements AutoCloseable {
       while (!stopped) {
         long t = target;
         long upTo = t >= 0 ? t : stablePrefix.getAsLong();
+        seen = upTo;
         long hashed = digests.hashed();
         if (upTo > hashed) {
-          digests.advance(Math.min(upTo, hashed + STEP));
+          digests.advance(Math.min(upTo, hashed + step));
+          done = digests.hashed();
+          synchronized (paced) {
+            paced.notifyAll();
+          }
         } else if (t >= 0) {
           return;
         } else {
@@ -57,7 +92,31 @@ final class PrefixHasher implements AutoCloseable {
       }
     } catch (IOException | RuntimeException | Error e) {
       failure = e;
+    } finally {
+      synchronized (paced) {
+        stopped = true;
+        paced.notifyAll();
+      }
     }
+  }
+
+  /**
+   * Waits while the hash lags more than {@link #AHEAD} bytes (as constructed) behind the stable
+   * prefix, so that a fetcher does not take the CPU the hash needs; never once the hasher stopped
+   * or was told to finish. Returns the nanoseconds waited.
+   */
+  @Override
+  public long pace() throws InterruptedException {
+    if (seen - done <= ahead) {
+      return 0;
+    }
+    long t0 = System.nanoTime();
+    synchronized (paced) {
+      while (seen - done > ahead && !stopped && target < 0) {
+        paced.wait(10);
+      }
+    }
+    return System.nanoTime() - t0;
   }
 
   /** Bytes hashed so far (from the start of the file). */
@@ -72,7 +131,10 @@ final class PrefixHasher implements AutoCloseable {
    * @throws IOException if reading the part file failed
    */
   Map<String, String> finish(long size) throws IOException {
-    target = size;
+    synchronized (paced) {
+      target = size;
+      paced.notifyAll();
+    }
     LockSupport.unpark(thread);
     try {
       thread.join();
@@ -97,7 +159,10 @@ final class PrefixHasher implements AutoCloseable {
   /** Stops hashing (a download that failed or was cancelled); returns once the thread ended. */
   @Override
   public void close() {
-    stopped = true;
+    synchronized (paced) {
+      stopped = true;
+      paced.notifyAll();
+    }
     LockSupport.unpark(thread);
     try {
       thread.join(TimeUnit.SECONDS.toMillis(5));

@@ -1,6 +1,7 @@
 package org.braid.coalloc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,7 +12,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -88,6 +91,98 @@ class PrefixHasherTest {
           Thread.getAllStackTraces().keySet().stream()
               .noneMatch(t -> t.getName().equals("braid-t-hash")),
           "hashing thread still alive");
+    }
+  }
+
+  /**
+   * The fetchers wait while the hash lags the stable prefix by more than the allowance, and go on
+   * as soon as it catches up (issue 17: at memory speed the hash was starved of CPU by the fetch
+   * threads and left most of the file to hash after the last byte).
+   */
+  @Test
+  void pace_waitsWhileTheHashLagsBehindThePrefix_andGoesOnWhenItCatchesUp() throws Exception {
+    byte[] data = new byte[1 << 20];
+    new Random(5).nextBytes(data);
+    try (PartFile p = part(data)) {
+      CountDownLatch release = new CountDownLatch(1);
+      AtomicLong calls = new AtomicLong();
+      // the first look shows the whole file; the next holds the hasher after one 64 KiB step
+      LongSupplier prefix =
+          () -> {
+            if (calls.incrementAndGet() > 1) {
+              try {
+                release.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+            return data.length;
+          };
+      try (PrefixHasher h =
+          new PrefixHasher("t", p.runningDigests(ALGOS), prefix, 64 << 10, 128 << 10)) {
+        waitFor(h, 64 << 10);
+        AtomicLong waited = new AtomicLong(-1);
+        Thread fetcher =
+            new Thread(
+                () -> {
+                  try {
+                    waited.set(h.pace());
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                });
+        fetcher.start();
+        fetcher.join(300);
+        // 960 KiB behind the prefix, allowed 128 KiB: the fetcher is held
+        assertTrue(fetcher.isAlive(), "the fetcher went on while the hash lagged 960 KiB behind");
+        release.countDown();
+        fetcher.join(30_000);
+        assertFalse(fetcher.isAlive(), "the fetcher is still held after the hash caught up");
+        assertTrue(waited.get() > 0, "waited " + waited.get() + " ns");
+        assertEquals(p.digests(ALGOS), h.finish(data.length));
+        // a finished hasher never holds anyone
+        assertEquals(0, h.pace());
+      }
+    }
+  }
+
+  @Test
+  void pace_aHeldFetcherIsReleasedWhenTheHasherIsClosed() throws Exception {
+    byte[] data = new byte[1 << 20];
+    try (PartFile p = part(data)) {
+      CountDownLatch never = new CountDownLatch(1);
+      AtomicLong calls = new AtomicLong();
+      LongSupplier prefix =
+          () -> {
+            if (calls.incrementAndGet() > 1) {
+              try {
+                never.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+            return data.length;
+          };
+      PrefixHasher h = new PrefixHasher("t", p.runningDigests(ALGOS), prefix, 64 << 10, 128 << 10);
+      waitFor(h, 64 << 10);
+      Thread fetcher =
+          new Thread(
+              () -> {
+                try {
+                  h.pace();
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              });
+      fetcher.start();
+      fetcher.join(100);
+      // close() waits for the hasher thread, which the test holds: close from another thread
+      Thread closer = new Thread(h::close);
+      closer.start();
+      fetcher.join(30_000);
+      assertFalse(fetcher.isAlive(), "a cancelled download's fetcher is still held");
+      never.countDown();
+      closer.join(30_000);
     }
   }
 }

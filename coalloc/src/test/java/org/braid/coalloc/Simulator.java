@@ -49,6 +49,22 @@ final class Simulator {
 
     /** Running blocks cut back because their flow slowed down. */
     int cuts;
+
+    /** The stable prefix at the start of each step of {@link #STEP_NANOS}. */
+    final List<Long> prefix = new ArrayList<>();
+
+    /**
+     * Seconds from the start until a whole-file hash that reads the stable prefix at {@code rate}
+     * bytes per second has hashed the whole file.
+     */
+    double hashedAt(long size, double rate) {
+      double hashed = 0;
+      double step = STEP_NANOS / 1e9;
+      for (long p : prefix) {
+        hashed = Math.min(p, hashed + rate * step);
+      }
+      return prefix.size() * step + (size - hashed) / rate;
+    }
   }
 
   private static final class Open {
@@ -96,6 +112,7 @@ final class Simulator {
     try {
       while (!s.complete() && s.failure() == null && clock.get() < limit) {
         res.unhashedAtEnd = size - s.stablePrefix();
+        res.prefix.add(s.stablePrefix());
         long now = clock.get();
         for (Flow f : s.flows()) {
           if (!open.containsKey(f)) {
