@@ -46,9 +46,10 @@ final class DatasetChooser {
     double fallback = estimates.fallbackRate();
     DatasetServer[] ss = sourceServers[i];
     ready.sort(
-        Comparator.comparingDouble(k -> estimates.completion(ss[k], Math.max(0, size), fallback)));
+        Comparator.comparingDouble(
+            k -> estimates.completion(ss[k], Math.max(0, size), fallback, now)));
     DatasetServer first = ss[ready.get(0)];
-    double alone = first.latency + size / first.requestRate(fallback);
+    double alone = first.latency(now) + size / first.requestRate(fallback);
     boolean known = first.measuredEnough() || first.predicted > 0 || first.flow > 0;
     boolean big =
         size >= DatasetScheduler.COALLOCATE_MIN
@@ -98,7 +99,7 @@ final class DatasetChooser {
         if (s == t.servers.get(0) || !s.usable(now)) {
           continue;
         }
-        double c = estimates.completion(s, t.size, fallback);
+        double c = estimates.completion(s, t.size, fallback, now);
         if (c < 0.5 * left && left - c > gain) {
           pick = t;
           pickSource = k;

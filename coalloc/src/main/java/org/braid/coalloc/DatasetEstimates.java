@@ -35,10 +35,12 @@ final class DatasetEstimates {
     return n == 0 ? DatasetScheduler.UNKNOWN_RATE : sum / n;
   }
 
-  /** Expected seconds until a new file of this size would be complete on the server. */
-  double completion(DatasetServer s, long size, double fallback) {
+  /**
+   * Expected seconds until a new file of this size, started now, would be complete on the server.
+   */
+  double completion(DatasetServer s, long size, double fallback, long now) {
     double rate = s.rate(fallback);
-    return s.latency + (backlog(s) + size) / rate;
+    return s.latency(now) + (backlog(s) + size) / rate;
   }
 
   /** Bytes still to come from the server for the running tasks (co-allocated ones by rate). */

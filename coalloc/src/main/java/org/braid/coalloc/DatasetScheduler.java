@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -186,7 +187,7 @@ final class DatasetScheduler {
     running.add(t);
     states[t.file].active++;
     for (DatasetServer s : t.servers) {
-      s.running++;
+      s.started();
     }
   }
 
@@ -213,7 +214,7 @@ final class DatasetScheduler {
     DatasetFileState st = states[t.file];
     st.active--;
     for (DatasetServer s : t.servers) {
-      s.running--;
+      s.ended(now);
     }
     if (t.twin != null) {
       t.twin.twin = null;
@@ -243,6 +244,16 @@ final class DatasetScheduler {
     st.sha256 = o.digests().get("sha-256");
     st.servers = o.servers();
     open--;
+    if (LOG.isDebugEnabled()) {
+      LOG.debug(
+          "[{}] fetched {}: {} B in {} s ({}), {} open",
+          id,
+          DatasetNames.shown(files.get(t.file).path()),
+          o.size(),
+          String.format(Locale.ROOT, "%.3f", st.seconds),
+          o.servers(),
+          open);
+    }
     double firstByte = t.firstByteNanos < 0 ? -1 : (t.firstByteNanos - t.startNanos) / 1e9;
     if (t.servers.size() == 1 && t.firstByteNanos >= 0 && o.size() >= FLOW_MIN) {
       t.servers.get(0).flowed(o.size() / Math.max(1e-3, (now - t.firstByteNanos) / 1e9));

@@ -17,6 +17,15 @@ final class DatasetServer {
   /** Time constant of the measured rate's moving average. */
   static final double TAU_SECONDS = 2.0;
 
+  /** The first-byte times of this many recent requests make the request latency. */
+  static final int LATENCY_WINDOW = 8;
+
+  /**
+   * A server idle this long while work waits has its latency measured again: its estimate does not
+   * count until then.
+   */
+  static final long STALE_LATENCY_NANOS = 1_000_000_000L;
+
   final String key;
 
   /** The plan's rate, 0 when none (set again when a plan arrives late). */
@@ -31,8 +40,11 @@ final class DatasetServer {
   double flow;
 
   long busyNanos;
-  double latency;
+  private final double[] firstBytes = new double[LATENCY_WINDOW];
+  private int firstByteCount;
+  private double latency;
   int running;
+  private long idleSince = Long.MIN_VALUE;
   int streak;
   long backoffUntil;
   String dropped;
@@ -156,11 +168,47 @@ final class DatasetServer {
     return flow > 0 ? Math.min(share, flow) : share;
   }
 
-  /** Records a request that delivered, with its latency to the first byte in seconds. */
+  /**
+   * Records a request that delivered, with its latency to the first byte in seconds (negative:
+   * unknown). The request latency is the shortest of the last {@value #LATENCY_WINDOW}: a first
+   * byte that came late because the server's link was busy with the other files in flight is
+   * already counted by their bytes (the backlog), and one slowed by this client's own start (class
+   * loading, compilation, a first connection) says nothing of the server.
+   */
   void succeeded(double firstByteSeconds) {
     streak = 0;
     if (firstByteSeconds >= 0) {
-      latency = latency == 0 ? firstByteSeconds : latency + 0.3 * (firstByteSeconds - latency);
+      firstBytes[firstByteCount++ % LATENCY_WINDOW] = firstByteSeconds;
+      double min = Double.MAX_VALUE;
+      for (int i = 0; i < Math.min(firstByteCount, LATENCY_WINDOW); i++) {
+        min = Math.min(min, firstBytes[i]);
+      }
+      latency = min;
+    }
+  }
+
+  /**
+   * The request latency to plan with now: the measured one ({@link #succeeded}), or 0 while the
+   * server has been idle for {@link #STALE_LATENCY_NANOS} or more, so that an idle server whose
+   * estimate came from a few slow requests is given work again and measured anew rather than left
+   * idle for the rest of the job.
+   */
+  double latency(long now) {
+    return running == 0 && idleSince != Long.MIN_VALUE && now - idleSince >= STALE_LATENCY_NANOS
+        ? 0
+        : latency;
+  }
+
+  /** Counts a task started on the server. */
+  void started() {
+    running++;
+  }
+
+  /** Counts a task of the server ended at {@code now}. */
+  void ended(long now) {
+    running--;
+    if (running == 0) {
+      idleSince = now;
     }
   }
 }

@@ -32,6 +32,9 @@ public final class NginxServer implements AutoCloseable {
   /** The Debian package that installs nginx. */
   public static final String DEBIAN_PACKAGE = "nginx-light";
 
+  /** Debian's build of nginx's WebDAV extension (libnginx-mod-http-dav-ext). */
+  private static final Path DAV_EXT = Path.of("/usr/lib/nginx/modules/ngx_http_dav_ext_module.so");
+
   private final ServerProcess process;
   private final Path binary;
   private final Path prefix;
@@ -142,6 +145,7 @@ public final class NginxServer implements AutoCloseable {
     private final List<String> httpDirectives = new ArrayList<>();
     private Path accessLog;
     private String accessLogFormat;
+    private boolean webDav;
 
     private Builder(Path prefix) {
       this.prefix = Objects.requireNonNull(prefix, "prefix").toAbsolutePath();
@@ -185,6 +189,21 @@ public final class NginxServer implements AutoCloseable {
      */
     public Builder http(String directive) {
       httpDirectives.add(Objects.requireNonNull(directive, "directive"));
+      return this;
+    }
+
+    /**
+     * Lists directories over WebDAV in every server block: loads nginx's WebDAV extension module
+     * ({@code PROPFIND} and {@code OPTIONS}, as dCache and Apache answer them). A missing module
+     * ends the calling test (see {@link RealComponent}) with the Debian package to install.
+     */
+    public Builder webDav() {
+      if (!Files.isRegularFile(DAV_EXT)) {
+        RealComponent.unavailable(
+            "nginx's WebDAV module is not installed (" + DAV_EXT + ")",
+            "apt-get install libnginx-mod-http-dav-ext (or run .ci/install as root)");
+      }
+      webDav = true;
       return this;
     }
 
@@ -241,6 +260,9 @@ public final class NginxServer implements AutoCloseable {
         // Workers as root can read JUnit's private temporary directories.
         c.add("user root;");
       }
+      if (webDav) {
+        c.add("load_module " + DAV_EXT + ";");
+      }
       c.add("worker_processes 1;");
       c.add("daemon off;");
       c.add("pid " + prefix.resolve("nginx.pid") + ";");
@@ -257,8 +279,10 @@ public final class NginxServer implements AutoCloseable {
       }
       c.add("  sendfile on;");
       for (int i = 0; i < roots.size(); i++) {
-        String limit =
-            rates.get(i) == null ? "" : " location / { limit_rate " + rates.get(i) + "; }";
+        String inside =
+            (rates.get(i) == null ? "" : " limit_rate " + rates.get(i) + ";")
+                + (webDav ? " dav_ext_methods PROPFIND OPTIONS;" : "");
+        String limit = inside.isEmpty() ? "" : " location / {" + inside + " }";
         // access_log in a server block replaces the http block's: repeat the shared one.
         String own =
             serverLogs.get(i) == null

@@ -1,0 +1,121 @@
+package org.braid.coalloc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The dataset scheduler's choices, on a clock of the test's own (no transfers, no sleeping). */
+class DatasetSchedulerTest {
+  private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+  private static final URI A = URI.create("http://a.example:80/");
+  private static final URI B = URI.create("http://b.example:80/");
+
+  private final AtomicLong clock = new AtomicLong(1_000 * MS);
+
+  private DatasetScheduler scheduler(List<DatasetFile> files, int concurrency) {
+    DatasetSpec spec =
+        new DatasetSpec(
+            files,
+            Path.of("unused"),
+            concurrency,
+            false,
+            List.of(),
+            Scheme.adaptive(),
+            SourceOptions.DEFAULT,
+            null,
+            false,
+            2,
+            Clock.systemUTC(),
+            clock::get,
+            null,
+            null,
+            Guards.DEFAULT,
+            null);
+    DatasetScheduler s = new DatasetScheduler("test", spec, Map.of());
+    for (int i = 0; i < files.size(); i++) {
+      s.prepared(i, null, null);
+    }
+    return s;
+  }
+
+  private static List<DatasetFile> smallFiles(int n) {
+    List<DatasetFile> files = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      String name = "f" + i;
+      files.add(DatasetFile.of(name, 10_000, List.of(A.resolve(name), B.resolve(name))));
+    }
+    return files;
+  }
+
+  /** Ends the task after {@code firstByteMs} to its first byte and {@code ms} in all. */
+  private void finish(DatasetScheduler s, DatasetTask t, long firstByteMs, long ms) {
+    t.firstByteNanos = t.startNanos + firstByteMs * MS;
+    clock.set(Math.max(clock.get(), t.startNanos + ms * MS));
+    s.finished(t, DatasetOutcome.ok(t.size, Map.of(), Map.of(t.servers.get(0).key, t.size)));
+  }
+
+  private static boolean onA(DatasetTask t) {
+    return t.sources.get(0).getHost().equals("a.example");
+  }
+
+  @Test
+  void aServerSlowAtTheStart_isGivenWorkAgainOnceIdle() throws Exception {
+    DatasetScheduler s = scheduler(smallFiles(400), 2);
+    DatasetTask first = s.next();
+    DatasetTask second = s.next();
+    assertTrue(onA(first) != onA(second), "one file on each server at first");
+    DatasetTask slowA = onA(first) ? first : second;
+    DatasetTask fastB = onA(first) ? second : first;
+    // A's first request waited half a second for its first byte (this client's start-up, say)
+    finish(s, fastB, 10, 20);
+    finish(s, slowA, 500, 510);
+    int onA = 0;
+    int n = 0;
+    DatasetTask t;
+    while ((t = s.next()) != null) {
+      finish(s, t, 10, 20);
+      clock.addAndGet(5 * MS);
+      n++;
+      if (onA(t)) {
+        onA++;
+      }
+    }
+    assertEquals(398, n);
+    // idle for a second, A is tried again, its latency measured anew (10 ms): it serves its share
+    assertTrue(onA > n / 3, "files on A after its slow start: " + onA + " of " + n);
+  }
+
+  @Test
+  void latency_isTheShortestRecentFirstByte_notOneSlowedByTheServersQueue() {
+    DatasetServer s = new DatasetServer("http://a.example:80", 0);
+    s.succeeded(0.010);
+    s.succeeded(0.400); // waited behind the other files in flight on the same link
+    s.succeeded(0.300);
+    assertEquals(0.010, s.latency(0), 1e-9);
+    for (int i = 0; i < DatasetServer.LATENCY_WINDOW; i++) {
+      s.succeeded(0.050); // the path's round trip grew: the old minimum leaves the window
+    }
+    assertEquals(0.050, s.latency(0), 1e-9);
+  }
+
+  @Test
+  void latency_ofAnIdleServer_countsAgainOnlyAfterASecond() {
+    DatasetServer s = new DatasetServer("http://a.example:80", 0);
+    s.started();
+    s.succeeded(0.5);
+    s.ended(0);
+    assertEquals(0.5, s.latency(999 * MS), 1e-9);
+    assertEquals(0, s.latency(1000 * MS), 1e-9);
+    s.started();
+    assertEquals(0.5, s.latency(2000 * MS), 1e-9, "busy again: measured as it runs");
+  }
+}
