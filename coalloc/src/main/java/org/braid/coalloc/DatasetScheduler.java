@@ -132,19 +132,27 @@ final class DatasetScheduler {
       if (stopped != null || open == 0) {
         return null;
       }
-      long now = ticker.read();
-      if (running.size() < concurrency) {
-        DatasetTask t = fromPending(now);
-        if (t == null && pending.isEmpty()) {
-          t = chooser.duplicate(running, this::candidates, now);
-        }
-        if (t != null) {
-          start(t);
-          return t;
-        }
+      DatasetTask t = poll(ticker.read());
+      if (t != null) {
+        return t;
       }
       wait(100);
     }
+  }
+
+  /** The task that may start now (counted as running), or null; does not wait. */
+  synchronized DatasetTask poll(long now) {
+    if (stopped != null || open == 0 || running.size() >= concurrency) {
+      return null;
+    }
+    DatasetTask t = fromPending(now);
+    if (t == null && pending.isEmpty()) {
+      t = chooser.duplicate(running, this::candidates, now);
+    }
+    if (t != null) {
+      start(t);
+    }
+    return t;
   }
 
   private DatasetTask fromPending(long now) {

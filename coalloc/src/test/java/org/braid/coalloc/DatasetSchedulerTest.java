@@ -118,4 +118,30 @@ class DatasetSchedulerTest {
     s.started();
     assertEquals(0.5, s.latency(2000 * MS), 1e-9, "busy again: measured as it runs");
   }
+
+  @Test
+  void aFileDoneByItsSecondCopy_isNotCopiedAgainWhileItsFirstStops() {
+    List<DatasetFile> files =
+        List.of(
+            DatasetFile.of("big", 1_000_000, List.of(A.resolve("big"), B.resolve("big"))),
+            DatasetFile.of("only-a", 1_000_000, List.of(A.resolve("only-a"))));
+    DatasetScheduler s = scheduler(files, 3);
+    long t0 = clock.get();
+    DatasetTask big = s.poll(t0);
+    DatasetTask onlyA = s.poll(t0);
+    assertEquals("big", files.get(big.file).path());
+    assertTrue(onA(big) && onA(onlyA));
+    // two seconds in, A has delivered 1,000 bytes of each: B would fetch "big" far sooner
+    for (DatasetTask t : List.of(big, onlyA)) {
+      t.firstByteNanos = t0;
+      t.received = 1000;
+    }
+    clock.set(t0 + 2000 * MS);
+    DatasetTask copy = s.poll(clock.get());
+    assertTrue(copy != null && copy.duplicate && !onA(copy), "a second copy of big from B");
+    assertTrue(s.claim(copy));
+    finish(s, copy, 10, 2100);
+    // the first copy of big still runs until its worker sees it is cancelled
+    assertEquals(null, s.poll(clock.get()), "no third copy of a file already done");
+  }
 }
