@@ -107,9 +107,6 @@ public final class BraidCli implements Runnable {
   }
 
   public static void main(String[] args) {
-    if (args.length > 0 && args[0].equals("get")) {
-      Warmup.start(); // what the download needs first, while picocli parses
-    }
     System.exit(
         execute(
             new PrintWriter(System.out, /* autoFlush= */ true),

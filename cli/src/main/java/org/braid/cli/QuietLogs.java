@@ -31,7 +31,6 @@ final class QuietLogs implements AutoCloseable {
 
   /** Applies the level for the command; close to restore. */
   static QuietLogs forCommand(boolean verbose) {
-    Warmup.awaitLogging();
     QuietLogs q = new QuietLogs();
     if (!(LoggerFactory.getLogger("org.braid") instanceof Logger lb)
         || !(LoggerFactory.getLogger(CREDENTIALS) instanceof Logger credentials)) {

@@ -1,11 +1,8 @@
 package org.braid.coalloc;
 
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
 import java.net.URI;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,24 +73,6 @@ public final class Download {
     Engine e = engine;
     if (e != null) {
       e.cancel();
-    }
-  }
-
-  /**
-   * Loads and initialises, on the calling thread, the classes every download needs first (the HTTP
-   * client and a range request, SHA-256 and the security providers behind it, the journal),
-   * touching neither the network nor any file, and logging nothing. Optional: a command-line tool
-   * calls it on a background thread while it parses its arguments, so that the download's first
-   * requests leave sooner (on a second core, instead of after the parsing). Calling it at any time,
-   * from any thread, several times or never changes nothing else.
-   */
-  public static void prepare() {
-    HttpReplicaClient.prepare();
-    try {
-      MessageDigest.getInstance("SHA-256").update((byte) 0);
-      MethodHandles.lookup().ensureInitialized(Journal.class);
-    } catch (NoSuchAlgorithmException | IllegalAccessException e) {
-      // the download that needs them reports it
     }
   }
 

@@ -1,11 +1,8 @@
 package org.braid.coalloc;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
-import java.util.Map;
-import org.apache.hc.client5.http.classic.methods.HttpGet;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.cookie.CookieSpecFactory;
@@ -25,24 +22,6 @@ import org.braid.coalloc.credentials.GridEnvironment;
  */
 final class HttpReplicaClient {
   private HttpReplicaClient() {}
-
-  /**
-   * Loads and initialises the classes of a client and of a range request (see {@link
-   * Download#prepare}): a client is built and closed, a request made and not sent. No credentials,
-   * proxy variables or files are looked up (an empty environment), nothing is connected.
-   */
-  static void prepare() {
-    SourceOptions o = SourceOptions.builder().environment(Map.of()).build();
-    URI target = URI.create("http://127.0.0.1/");
-    HttpGet get = new HttpGet(target);
-    get.setHeader("Range", "bytes=0-0");
-    get.setHeader("Want-Repr-Digest", HttpDigests.WANT_REPR_DIGEST);
-    try {
-      builder(target, o, 1, /* redirects= */ true).build().close();
-    } catch (IOException e) {
-      // nothing was opened: closing cannot fail, and a warm-up has nothing to report
-    }
-  }
 
   /**
    * A client for the server of {@code uri}, with a pool of at most {@code connections} keep-alive
