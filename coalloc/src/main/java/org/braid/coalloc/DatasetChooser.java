@@ -86,8 +86,12 @@ final class DatasetChooser {
     int pickSource = -1;
     double gain = 0;
     for (DatasetTask t : running) {
-      if (t.mode != DatasetTask.Mode.SINGLE || t.duplicate || t.twin != null || t.size < 0) {
-        continue;
+      if (t.mode != DatasetTask.Mode.SINGLE
+          || t.duplicate
+          || t.twin != null
+          || t.cancelled
+          || t.size < 0) {
+        continue; // a co-allocated file, a copy already, or done by its copy and being stopped
       }
       double left = DatasetEstimates.secondsLeft(t, now, fallback);
       if (left < 1.0) {

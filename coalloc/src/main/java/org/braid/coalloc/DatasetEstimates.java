@@ -16,6 +16,13 @@ final class DatasetEstimates {
   private final Collection<DatasetServer> servers;
   private final List<DatasetTask> running;
 
+  /** Bytes of the files not done whose size is known, and how many are of unknown size. */
+  private long knownLeft;
+
+  private int unknownLeft;
+  private long fetchedBytes;
+  private int fetched;
+
   DatasetEstimates(Collection<DatasetServer> servers, List<DatasetTask> running) {
     this.servers = servers;
     this.running = running;
@@ -63,6 +70,56 @@ final class DatasetEstimates {
       }
     }
     return b;
+  }
+
+  /** Counts a file to fetch, of the size given (negative: unknown). */
+  void opened(long size) {
+    if (size >= 0) {
+      knownLeft += size;
+    } else {
+      unknownLeft++;
+    }
+  }
+
+  /** Counts the size of a file to fetch now known (it was not). */
+  void sized(long size) {
+    unknownLeft--;
+    knownLeft += size;
+  }
+
+  /** Counts a file done (fetched, or failed), of the size given (negative: unknown). */
+  void closed(long size, boolean wasFetched) {
+    if (size >= 0) {
+      knownLeft -= size;
+      if (wasFetched) {
+        fetchedBytes += size;
+        fetched++;
+      }
+    } else {
+      unknownLeft--;
+    }
+  }
+
+  /**
+   * Seconds the whole job still needs at the servers' rates together: the bytes of the files not
+   * done (those of unknown size at the mean size fetched so far, 1 MiB before any), less those
+   * received by the running tasks.
+   */
+  double jobSecondsLeft(double fallback) {
+    double mean = fetched == 0 ? 1 << 20 : (double) fetchedBytes / fetched;
+    double bytes = knownLeft + unknownLeft * mean;
+    for (DatasetTask t : running) {
+      if (!t.duplicate && t.size >= 0) {
+        bytes -= Math.min(t.size, t.received);
+      }
+    }
+    double rate = 0;
+    for (DatasetServer s : servers) {
+      if (s.dropped == null) {
+        rate += s.rate(fallback);
+      }
+    }
+    return rate > 0 ? Math.max(0, bytes) / rate : Double.POSITIVE_INFINITY;
   }
 
   /** Seconds a single-server task still needs, by its own progress so far. */

@@ -115,8 +115,10 @@ final class DatasetFetch {
       if (t.size < 0
           && !t.duplicate
           && v.size() >= DatasetScheduler.COALLOCATE_MIN
-          && f.sources().size() > 1) {
-        // planned without a size and large: back to the scheduler, which may co-allocate it
+          && f.sources().size() > 1
+          && !scheduler.keepDiscovered(t, v.size())) {
+        // planned without a size and too large for this server alone: back to the scheduler,
+        // which co-allocates it
         return DatasetOutcome.cancelled(v.size());
       }
       size = v.size();

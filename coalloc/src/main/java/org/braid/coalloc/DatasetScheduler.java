@@ -40,6 +40,13 @@ final class DatasetScheduler {
   /** Whole-file requests at least this large measure the rate of one request. */
   static final long FLOW_MIN = 256 * 1024;
 
+  /**
+   * A large file found on a server by its answer stays there when the server would finish it within
+   * this share of the job's estimated time left (a margin for estimates made from sizes not known
+   * yet).
+   */
+  static final double KEEP_SHARE = 0.5;
+
   /** Rounds over transiently failing sources before a file fails (unless --max-tries says). */
   static final int MAX_ROUNDS = 3;
 
@@ -120,6 +127,7 @@ final class DatasetScheduler {
     if (status == null) {
       pending.add(file);
       open++;
+      estimates.opened(st.size);
     }
   }
 
@@ -132,19 +140,27 @@ final class DatasetScheduler {
       if (stopped != null || open == 0) {
         return null;
       }
-      long now = ticker.read();
-      if (running.size() < concurrency) {
-        DatasetTask t = fromPending(now);
-        if (t == null && pending.isEmpty()) {
-          t = chooser.duplicate(running, this::candidates, now);
-        }
-        if (t != null) {
-          start(t);
-          return t;
-        }
+      DatasetTask t = poll(ticker.read());
+      if (t != null) {
+        return t;
       }
       wait(100);
     }
+  }
+
+  /** The task that may start now (counted as running), or null; does not wait. */
+  synchronized DatasetTask poll(long now) {
+    if (stopped != null || open == 0 || running.size() >= concurrency) {
+      return null;
+    }
+    DatasetTask t = fromPending(now);
+    if (t == null && pending.isEmpty()) {
+      t = chooser.duplicate(running, this::candidates, now);
+    }
+    if (t != null) {
+      start(t);
+    }
+    return t;
   }
 
   private DatasetTask fromPending(long now) {
@@ -220,7 +236,7 @@ final class DatasetScheduler {
       t.twin.twin = null;
     }
     if (o.size() >= 0) {
-      st.size = o.size();
+      sized(st, o.size());
     }
     if (o.ok()) {
       succeeded(t, o, now);
@@ -244,6 +260,7 @@ final class DatasetScheduler {
     st.sha256 = o.digests().get("sha-256");
     st.servers = o.servers();
     open--;
+    estimates.closed(st.size, /* fetched= */ true);
     if (LOG.isDebugEnabled()) {
       LOG.debug(
           "[{}] fetched {}: {} B in {} s ({}), {} open",
@@ -323,7 +340,45 @@ final class DatasetScheduler {
     st.status = DatasetFileState.FAILED;
     st.error = why.isEmpty() ? "no usable replica" : String.join("; ", why);
     open--;
+    estimates.closed(st.size, /* fetched= */ false);
     LOG.warn("[{}] {} failed: {}", id, DatasetNames.shown(files.get(file).path()), st.error);
+  }
+
+  private void sized(DatasetFileState st, long size) {
+    if (st.size < 0 && st.status == null) {
+      estimates.sized(size);
+    }
+    st.size = size;
+  }
+
+  /**
+   * Whether a file planned without a size stays on the server whose answer just told its size
+   * ({@code size}, at least {@link #COALLOCATE_MIN}): yes when that server would finish it (after
+   * its other files in flight) within the time the whole job still needs by the current estimates,
+   * so the file does not make the job's end wait; no when it would, and the file goes back to be
+   * co-allocated across its replicas (the answer's connection is dropped, and with it the bytes
+   * already on their way).
+   */
+  synchronized boolean keepDiscovered(DatasetTask t, long size) {
+    long now = ticker.read();
+    double fallback = estimates.fallbackRate();
+    double mine = estimates.completion(t.servers.get(0), size, fallback, now);
+    double job = estimates.jobSecondsLeft(fallback);
+    boolean keep = mine <= KEEP_SHARE * job;
+    LOG.debug(
+        "[{}] {} is {} B: {} on {} (done there in {} s, the job in {} s)",
+        id,
+        DatasetNames.shown(files.get(t.file).path()),
+        size,
+        keep ? "kept" : "co-allocating it rather than",
+        t.servers.get(0).key,
+        Math.round(mine * 10) / 10.0,
+        Math.round(job * 10) / 10.0);
+    if (keep) {
+      sized(states[t.file], size);
+      t.size = size;
+    }
+    return keep;
   }
 
   /** Stops the job: no new task; running ones are cancelled. */

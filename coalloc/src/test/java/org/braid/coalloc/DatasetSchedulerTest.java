@@ -22,6 +22,11 @@ class DatasetSchedulerTest {
   private final AtomicLong clock = new AtomicLong(1_000 * MS);
 
   private DatasetScheduler scheduler(List<DatasetFile> files, int concurrency) {
+    return scheduler(files, concurrency, Map.of());
+  }
+
+  private DatasetScheduler scheduler(
+      List<DatasetFile> files, int concurrency, Map<String, Double> predicted) {
     DatasetSpec spec =
         new DatasetSpec(
             files,
@@ -40,7 +45,7 @@ class DatasetSchedulerTest {
             null,
             Guards.DEFAULT,
             null);
-    DatasetScheduler s = new DatasetScheduler("test", spec, Map.of());
+    DatasetScheduler s = new DatasetScheduler("test", spec, predicted);
     for (int i = 0; i < files.size(); i++) {
       s.prepared(i, null, null);
     }
@@ -117,5 +122,61 @@ class DatasetSchedulerTest {
     assertEquals(0, s.latency(1000 * MS), 1e-9);
     s.started();
     assertEquals(0.5, s.latency(2000 * MS), 1e-9, "busy again: measured as it runs");
+  }
+
+  @Test
+  void aFileDoneByItsSecondCopy_isNotCopiedAgainWhileItsFirstStops() {
+    List<DatasetFile> files =
+        List.of(
+            DatasetFile.of("big", 1_000_000, List.of(A.resolve("big"), B.resolve("big"))),
+            DatasetFile.of("only-a", 1_000_000, List.of(A.resolve("only-a"))));
+    DatasetScheduler s = scheduler(files, 3);
+    long t0 = clock.get();
+    DatasetTask big = s.poll(t0);
+    DatasetTask onlyA = s.poll(t0);
+    assertEquals("big", files.get(big.file).path());
+    assertTrue(onA(big) && onA(onlyA));
+    // two seconds in, A has delivered 1,000 bytes of each: B would fetch "big" far sooner
+    for (DatasetTask t : List.of(big, onlyA)) {
+      t.firstByteNanos = t0;
+      t.received = 1000;
+    }
+    clock.set(t0 + 2000 * MS);
+    DatasetTask copy = s.poll(clock.get());
+    assertTrue(copy != null && copy.duplicate && !onA(copy), "a second copy of big from B");
+    assertTrue(s.claim(copy));
+    finish(s, copy, 10, 2100);
+    // the first copy of big still runs until its worker sees it is cancelled
+    assertEquals(null, s.poll(clock.get()), "no third copy of a file already done");
+  }
+
+  @Test
+  void aLargeFileFoundOnAServer_staysThereUnlessItWouldMakeTheJobsEndWait() {
+    // 99 files of 1 MB and one of unknown size; A delivers 10 MB/s, B 1 MB/s: about 9 s left
+    List<DatasetFile> files = new ArrayList<>();
+    files.add(DatasetFile.of("unknown", -1, List.of(A.resolve("unknown"), B.resolve("unknown"))));
+    for (int i = 0; i < 99; i++) {
+      files.add(
+          DatasetFile.of("f" + i, 1_000_000, List.of(A.resolve("f" + i), B.resolve("f" + i))));
+    }
+    DatasetScheduler s =
+        scheduler(files, 2, Map.of("http://a.example:80", 10e6, "http://b.example:80", 1e6));
+    DatasetTask onA = s.poll(clock.get());
+    assertEquals("unknown", files.get(onA.file).path());
+    assertTrue(onA(onA));
+    // 40 MB: A finishes it in 4 s, within half the 9 s the job needs: kept on A
+    assertTrue(s.keepDiscovered(onA, 40_000_000));
+    assertEquals(40_000_000, onA.size);
+    assertEquals(40_000_000, s.state(onA.file).size);
+    // near a job's end (one more file of 1 MB), a 10 MB file found on B, which would take 10 s
+    // there: sent back to be co-allocated
+    DatasetFile big = DatasetFile.of("big", -1, List.of(B.resolve("big"), A.resolve("big")));
+    List<DatasetFile> two = List.of(big, files.get(1));
+    DatasetScheduler t =
+        scheduler(two, 1, Map.of("http://a.example:80", 10e6, "http://b.example:80", 1e6));
+    DatasetTask onB = t.poll(clock.get());
+    assertTrue(!onA(onB));
+    assertTrue(!t.keepDiscovered(onB, 10_000_000));
+    assertEquals(-1, onB.size, "left for the scheduler to plan again");
   }
 }
