@@ -81,12 +81,23 @@ abstract class ExactBody implements ReadableByteChannel {
       return -1;
     }
     int want = (int) Math.min(dst.remaining(), length - read);
-    if (buf == null || buf.length < want) {
-      buf = new byte[Math.max(want, 8192)];
+    // a heap buffer is read into directly: one copy of every byte less (issue 17)
+    boolean inPlace = dst.hasArray() && !dst.isReadOnly();
+    byte[] into;
+    int off;
+    if (inPlace) {
+      into = dst.array();
+      off = dst.arrayOffset() + dst.position();
+    } else {
+      if (buf == null || buf.length < want) {
+        buf = new byte[Math.max(want, 8192)];
+      }
+      into = buf;
+      off = 0;
     }
     int n;
     try {
-      n = in.read(buf, 0, want);
+      n = in.read(into, off, want);
     } catch (SocketTimeoutException e) {
       throw new SourceException.StalledException(
           uri,
@@ -104,7 +115,11 @@ abstract class ExactBody implements ReadableByteChannel {
     if (n < 0) {
       throw ended(null);
     }
-    dst.put(buf, 0, n);
+    if (inPlace) {
+      dst.position(dst.position() + n);
+    } else {
+      dst.put(buf, 0, n);
+    }
     read += n;
     if (read == length) {
       complete();
