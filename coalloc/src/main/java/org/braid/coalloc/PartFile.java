@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -30,6 +31,9 @@ import java.util.zip.Adler32;
  * (FileChannel positional writes); checkpoints are serialised.
  */
 final class PartFile implements Closeable {
+  /** Bytes of the part file mapped at a time to hash it. */
+  static final long MAP_WINDOW = 16L << 20;
+
   /** Room kept free for the control file beside the data. */
   private static final long CONTROL_RESERVE = 1L << 20;
 
@@ -190,7 +194,7 @@ final class PartFile implements Closeable {
 
   /** Digests of the file that are fed in order as its leading bytes become final. */
   RunningDigests runningDigests(List<String> algorithms) {
-    return new RunningDigests(algorithms, 0, 1 << 20);
+    return new RunningDigests(algorithms, 0, 1 << 20, true);
   }
 
   /**
@@ -204,14 +208,19 @@ final class PartFile implements Closeable {
     private final List<MessageDigest> mds = new ArrayList<>();
     private final List<String> mdNames = new ArrayList<>();
     private final Adler32 adler;
-    private final ByteBuffer buf;
+    private final int buffer;
+    private ByteBuffer buf;
     private final long from;
     private long hashed;
 
-    private RunningDigests(List<String> algorithms, long from, int buffer) {
+    /** Whether the file is hashed through mappings ({@link #hashMapped}) rather than reads. */
+    private boolean map;
+
+    private RunningDigests(List<String> algorithms, long from, int buffer, boolean map) {
       this.from = from;
       this.hashed = from;
-      this.buf = ByteBuffer.allocate(buffer);
+      this.buffer = buffer;
+      this.map = map && Unmapper.available();
       Adler32 a = null;
       for (String name : algorithms) {
         if (name.equals("adler32")) {
@@ -228,6 +237,11 @@ final class PartFile implements Closeable {
       this.adler = a;
     }
 
+    /** Whether it hashes through mappings of the file (else through reads). */
+    boolean mapped() {
+      return map;
+    }
+
     /** Where hashing has got to (the bytes from the start offset up to here are hashed). */
     long hashed() {
       return hashed;
@@ -240,20 +254,58 @@ final class PartFile implements Closeable {
     void advance(long upTo) throws IOException {
       long end = Math.min(upTo, size);
       while (hashed < end) {
-        buf.clear();
-        buf.limit((int) Math.min(buf.capacity(), end - hashed));
-        int n = ch.read(buf, hashed);
-        if (n < 0) {
-          throw new IOException(part + " is shorter than " + size + " bytes");
-        }
-        buf.flip();
-        for (MessageDigest md : mds) {
-          md.update(buf.duplicate());
-        }
-        if (adler != null) {
-          adler.update(buf.duplicate());
-        }
-        hashed += n;
+        hashed += map ? hashMapped(end) : hashRead(end);
+      }
+    }
+
+    /** Reads the next bytes below {@code end} into the buffer and hashes them; returns how many. */
+    private int hashRead(long end) throws IOException {
+      if (buf == null) {
+        buf = ByteBuffer.allocate(buffer);
+      }
+      buf.clear();
+      buf.limit((int) Math.min(buf.capacity(), end - hashed));
+      int n = ch.read(buf, hashed);
+      if (n < 0) {
+        throw new IOException(part + " is shorter than " + size + " bytes");
+      }
+      buf.flip();
+      update(buf);
+      return n;
+    }
+
+    /**
+     * Maps the next window below {@code end}, hashes it and unmaps it; returns its length. The
+     * digests read the page cache in place: reading it back into a buffer first cost the hash
+     * thread a third of its time at memory speed (issue 17: 1.1 of 3.6 CPU seconds for 2 GB). Where
+     * mapping fails, falls back to reading for good.
+     */
+    private long hashMapped(long end) throws IOException {
+      long len = Math.min(MAP_WINDOW, end - hashed);
+      MappedByteBuffer m;
+      try {
+        m = ch.map(FileChannel.MapMode.READ_ONLY, hashed, len);
+      } catch (IOException | UnsupportedOperationException e) {
+        map = false;
+        return hashRead(end);
+      }
+      try {
+        update(m);
+      } catch (InternalError e) {
+        // a fault while reading the mapping: the file was truncated under us, or the disk failed
+        throw new IOException(part + " could not be read back for hashing: " + e.getMessage(), e);
+      } finally {
+        Unmapper.unmap(m);
+      }
+      return len;
+    }
+
+    private void update(ByteBuffer b) {
+      for (MessageDigest md : mds) {
+        md.update(b.duplicate());
+      }
+      if (adler != null) {
+        adler.update(b.duplicate());
       }
     }
 
@@ -285,7 +337,7 @@ final class PartFile implements Closeable {
   String digest(String algorithm, long start, long end) throws IOException {
     RunningDigests d =
         new RunningDigests(
-            List.of(algorithm), start, (int) Math.min(1 << 18, Math.max(1, end - start)));
+            List.of(algorithm), start, (int) Math.min(1 << 18, Math.max(1, end - start)), false);
     d.advance(end);
     return d.values().get(algorithm);
   }
