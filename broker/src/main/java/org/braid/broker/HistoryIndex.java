@@ -28,7 +28,7 @@ import org.braid.infoprovider.TransferRecord;
 final class HistoryIndex {
 
   /** The fewest bytes a sample moved. */
-  static final long MIN_SAMPLE_BYTES = 128 * 1024;
+  static final long MIN_SAMPLE_BYTES = JournalLine.MIN_SAMPLE_BYTES;
 
   /** The shortest busy time of a sample. */
   static final long MIN_SAMPLE_MILLIS = 200;

@@ -184,11 +184,16 @@ final class DatasetJob {
    */
   private int prepare(DatasetOutput output, DatasetState state) throws IOException {
     Map<Integer, String> conflicts = DatasetOutput.conflicts(spec.files());
+    Map<Path, Boolean> dirs = new HashMap<>();
     int skipped = 0;
     for (int i = 0; i < spec.files().size(); i++) {
       DatasetFile f = spec.files().get(i);
       if (conflicts.containsKey(i)) {
         scheduler.prepared(i, DatasetFileState.FAILED, "cannot write it: " + conflicts.get(i));
+        continue;
+      }
+      if (spec.resume() && !output.parentExists(f.path(), dirs)) {
+        scheduler.prepared(i, null, null); // nothing of it on disk yet: no look at each file
         continue;
       }
       if (spec.resume() && verified(output, state, f, i)) {

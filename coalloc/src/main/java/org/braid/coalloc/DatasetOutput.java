@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Where the files of a dataset go: each relative path under the output directory, checked the same
@@ -32,6 +33,15 @@ final class DatasetOutput {
 
   final Path dir;
 
+  /** Directories under {@link #dir} found to be real directories (not links) by this job. */
+  private final Set<Path> checked = ConcurrentHashMap.newKeySet();
+
+  /**
+   * Directories this job created: they hold only what the job wrote, so the files in them need no
+   * check for links or special files before they are written.
+   */
+  private final Set<Path> created = ConcurrentHashMap.newKeySet();
+
   private DatasetOutput(Path dir) {
     this.dir = dir;
   }
@@ -46,8 +56,13 @@ final class DatasetOutput {
     if (Files.exists(abs) && !Files.isDirectory(abs)) {
       throw new IOException("output directory " + dir + " exists and is not a directory");
     }
+    boolean existed = Files.isDirectory(abs);
     Files.createDirectories(abs);
-    return new DatasetOutput(abs.toRealPath());
+    DatasetOutput o = new DatasetOutput(abs.toRealPath());
+    if (!existed) {
+      o.created.add(o.dir);
+    }
+    return o;
   }
 
   /**
@@ -80,10 +95,15 @@ final class DatasetOutput {
     String[] segs = relative.split("/");
     for (int i = 0; i < segs.length - 1; i++) {
       cur = cur.resolve(segs[i]);
+      if (checked.contains(cur)) {
+        continue;
+      }
       BasicFileAttributes a = attributes(cur);
       if (a == null) {
         try {
           Files.createDirectory(cur);
+          created.add(cur);
+          checked.add(cur);
           continue;
         } catch (FileAlreadyExistsException e) {
           a = attributes(cur);
@@ -93,6 +113,10 @@ final class DatasetOutput {
         throw new IOException(
             dir.relativize(cur) + " exists and is not a directory (or is a symbolic link)");
       }
+      checked.add(cur);
+    }
+    if (created.contains(target.getParent())) {
+      return target; // only this job's own files in there
     }
     requireRegularOrAbsent(target);
     for (String suffix : TEMPORARY) {
@@ -109,6 +133,16 @@ final class DatasetOutput {
   BasicFileAttributes existing(String relative) throws IOException {
     BasicFileAttributes a = attributes(target(relative));
     return a != null && a.isRegularFile() ? a : null;
+  }
+
+  /**
+   * Whether the directory that would hold the relative path exists (a directory or a link to one),
+   * looked up once per directory in {@code seen}: when it does not, neither does the file nor any
+   * of its temporary files.
+   */
+  boolean parentExists(String relative, Map<Path, Boolean> seen) {
+    Path parent = target(relative).getParent();
+    return seen.computeIfAbsent(parent, p -> Files.isDirectory(p));
   }
 
   private void requireRegularOrAbsent(Path p) throws IOException {

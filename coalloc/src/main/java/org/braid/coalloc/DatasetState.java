@@ -32,7 +32,12 @@ import org.slf4j.LoggerFactory;
  */
 final class DatasetState implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(DatasetState.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Made when a state file is first read: a job into a new directory does not load Jackson. */
+  private static final class Reader {
+    static final ObjectMapper JSON = new ObjectMapper();
+  }
+
   private static final int MAX_LINE = 64 * 1024;
 
   /**
@@ -96,7 +101,7 @@ final class DatasetState implements Closeable {
           continue;
         }
         try {
-          JsonNode n = JSON.readTree(line);
+          JsonNode n = Reader.JSON.readTree(line);
           Map<String, String> digests = new TreeMap<>();
           n.path("digests")
               .properties()

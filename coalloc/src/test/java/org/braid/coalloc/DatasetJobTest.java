@@ -14,12 +14,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import org.braid.coalloc.journal.JournalLine;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -332,5 +335,24 @@ class DatasetJobTest {
     assertEquals(4, Dataset.defaultConcurrency(mid, List.of()));
     assertEquals(10, Dataset.defaultConcurrency(mid, List.of(new PredictedRate(server, 40e6))));
     assertEquals(1, Dataset.defaultConcurrency(remote.subList(0, 1), List.of()));
+  }
+
+  @Test
+  void journal_hasLinesOnlyForFilesLargeEnoughToMeasureTheirReplica() throws Exception {
+    List<DatasetFile> files = listed(true);
+    DatasetReport r = job(files).concurrency(4).build().run();
+    assertComplete(r);
+    Set<String> journaled = new HashSet<>();
+    for (String line : Files.readAllLines(dir.resolve("j.jsonl"))) {
+      String path = JournalLine.parse(line).path();
+      journaled.add(path.substring(path.indexOf("/a/") + 3));
+    }
+    int small = 0;
+    for (DatasetFile f : files) {
+      boolean large = f.size() >= JournalLine.MIN_SAMPLE_BYTES;
+      small += large ? 0 : 1;
+      assertEquals(large, journaled.stream().anyMatch(p -> p.endsWith(f.path())), f.path());
+    }
+    assertTrue(small > 0 && small < files.size(), "both kinds in the tree: " + small);
   }
 }

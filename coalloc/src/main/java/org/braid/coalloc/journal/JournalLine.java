@@ -230,6 +230,14 @@ public record JournalLine(
   }
 
   /**
+   * The fewest bytes a replica must have delivered in one download for the broker's forecasts to
+   * use it as a sample of that replica (fewer measure the start of a connection, not the replica):
+   * 128 KiB. A dataset job writes no line for a file smaller than this fetched whole from one
+   * server.
+   */
+  public static final long MIN_SAMPLE_BYTES = 128 * 1024;
+
+  /**
    * Merges the lines of one download and one server (version 1 request lines, or version 2 lines)
    * into the version 2 line of what that replica delivered: bytes and requests added up, the busy
    * time the union of the request spans (version 2 lines, whose spans hold waits, add their busy
