@@ -75,7 +75,12 @@ public final class DatasetNames {
         return "invalid Unicode (unpaired surrogate) in path";
       }
     }
-    if (path.startsWith("/") || path.startsWith("~") || path.matches("^[A-Za-z]:.*")) {
+    if (path.startsWith("/")
+        || path.startsWith("~")
+        || (path.length() > 1
+            && path.charAt(1) == ':'
+            && Character.isLetter(path.charAt(0))
+            && path.charAt(0) < 0x80)) {
       return "path is not relative";
     }
     for (String seg : path.split("/", -1)) {

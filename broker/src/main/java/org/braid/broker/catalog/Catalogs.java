@@ -245,37 +245,45 @@ public final class Catalogs {
   public static URI parseUrl(String text, String where) throws CatalogException {
     Objects.requireNonNull(text, "text");
     String t = text.strip();
-    String shown = MetalinkParser.abbreviate(t);
     if (t.isEmpty()) {
       throw new CatalogException(where + ": empty URL");
     }
     if (t.length() > 4096 || t.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
       throw new CatalogException(
-          where + ": invalid URL " + shown + ": too long or control characters");
+          where
+              + ": invalid URL "
+              + MetalinkParser.abbreviate(t)
+              + ": too long or control characters");
     }
     URI u;
     try {
       u = new URI(t).normalize();
     } catch (URISyntaxException e) {
-      throw new CatalogException(where + ": invalid URL " + shown + ": " + e.getReason());
+      throw new CatalogException(
+          where + ": invalid URL " + MetalinkParser.abbreviate(t) + ": " + e.getReason());
     }
     String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
     if (!SCHEMES.contains(scheme)) {
       throw new CatalogException(
           where
               + ": invalid URL "
-              + shown
+              + MetalinkParser.abbreviate(t)
               + ": scheme must be one of http, https, gsiftp, ftp, file");
     }
     if (!scheme.equals("file") && (u.getHost() == null || u.getHost().isEmpty())) {
-      throw new CatalogException(where + ": invalid URL " + shown + ": no host");
+      throw new CatalogException(
+          where + ": invalid URL " + MetalinkParser.abbreviate(t) + ": no host");
     }
     if (u.getRawUserInfo() != null) {
       throw new CatalogException(
-          where + ": invalid URL " + shown + ": credentials in URLs are refused");
+          where
+              + ": invalid URL "
+              + MetalinkParser.abbreviate(t)
+              + ": credentials in URLs are refused");
     }
     if (u.getPath() == null || u.getPath().isEmpty() || u.getPath().equals("/")) {
-      throw new CatalogException(where + ": invalid URL " + shown + ": no file path");
+      throw new CatalogException(
+          where + ": invalid URL " + MetalinkParser.abbreviate(t) + ": no file path");
     }
     return u;
   }
@@ -288,31 +296,41 @@ public final class Catalogs {
    * @throws CatalogException naming the place and the name
    */
   public static String checkName(String name, String where) throws CatalogException {
-    String shown = MetalinkParser.abbreviate(name);
     if (name.isEmpty() || name.length() > 1024) {
-      throw new CatalogException(where + ": file name is empty or too long: " + shown);
+      throw new CatalogException(
+          where + ": file name is empty or too long: " + MetalinkParser.abbreviate(name));
     }
     if (name.chars().anyMatch(c -> c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\\')) {
       throw new CatalogException(
-          where + ": file name has control characters or a backslash: " + shown);
+          where
+              + ": file name has control characters or a backslash: "
+              + MetalinkParser.abbreviate(name));
     }
-    if (name.startsWith("/") || name.matches("^[A-Za-z]:.*") || name.startsWith("~")) {
-      throw new CatalogException(where + ": file name must be relative: " + shown);
+    if (name.startsWith("/")
+        || (name.length() > 1 && name.charAt(1) == ':' && isAsciiLetter(name.charAt(0)))
+        || name.startsWith("~")) {
+      throw new CatalogException(
+          where + ": file name must be relative: " + MetalinkParser.abbreviate(name));
     }
     for (String seg : name.split("/", -1)) {
       if (seg.equals("..") || seg.equals(".") || seg.isEmpty()) {
         throw new CatalogException(
             where
                 + ": file name must not contain '.', '..' or empty segments (path traversal): "
-                + shown);
+                + MetalinkParser.abbreviate(name));
       }
     }
     // and the rules every dataset path obeys, whatever its source (DatasetNames)
     String problem = DatasetNames.problem(name);
     if (problem != null) {
-      throw new CatalogException(where + ": file name: " + problem + ": " + shown);
+      throw new CatalogException(
+          where + ": file name: " + problem + ": " + MetalinkParser.abbreviate(name));
     }
     return name;
+  }
+
+  private static boolean isAsciiLetter(char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
   }
 
   /** The default port of a scheme (http 80, https 443, gsiftp 2811, ftp 21), or -1. */

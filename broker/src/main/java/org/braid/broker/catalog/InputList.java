@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Reads an input list in aria2's {@code -i} format: one file per entry, a line of its replica URLs
@@ -41,6 +42,9 @@ final class InputList {
           "timeout",
           "connect-timeout");
 
+  private static final Pattern URL_SEPARATOR = Pattern.compile("[\t ]+");
+  private static final Pattern HEX = Pattern.compile("[0-9a-f]{1,256}");
+
   private final String source;
   private final CatalogLimits limits;
   private final Map<String, CatalogFile> files = new LinkedHashMap<>();
@@ -58,7 +62,11 @@ final class InputList {
 
   ReplicaCatalog parse(String text) throws CatalogException {
     int lineNo = 0;
-    for (String line : text.split("\r?\n", -1)) {
+    for (int start = 0, end; start <= text.length(); start = end + 1) {
+      end = text.indexOf('\n', start);
+      end = end < 0 ? text.length() : end;
+      String line =
+          text.substring(start, end > start && text.charAt(end - 1) == '\r' ? end - 1 : end);
       lineNo++;
       String t = line.strip();
       if (t.isEmpty() || t.startsWith("#")) {
@@ -83,7 +91,7 @@ final class InputList {
       throw new CatalogException(
           source + ":" + lineNo + ": more than " + limits.maxFiles() + " files");
     }
-    String[] parts = t.split("[\t ]+");
+    String[] parts = URL_SEPARATOR.split(t);
     if (parts.length > limits.maxUrlsPerFile()) {
       throw new CatalogException(
           source + ":" + lineNo + ": more than " + limits.maxUrlsPerFile() + " URLs");
@@ -134,7 +142,7 @@ final class InputList {
   private void checksum(String value, String where) throws CatalogException {
     int eq = value.indexOf('=');
     String hex = eq < 0 ? "" : value.substring(eq + 1).strip().toLowerCase(Locale.ROOT);
-    if (eq < 1 || !hex.matches("[0-9a-f]{1,256}")) {
+    if (eq < 1 || !HEX.matcher(hex).matches()) {
       throw new CatalogException(
           where + ": checksum must look like TYPE=HEX, e.g. sha-256=9f86...");
     }

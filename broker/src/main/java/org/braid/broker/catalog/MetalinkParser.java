@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 import javax.xml.stream.Location;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
@@ -20,6 +21,7 @@ import javax.xml.stream.XMLStreamReader;
  * elements a broker needs are read: file name, size, hash, pieces, url; others are skipped.
  */
 final class MetalinkParser {
+  private static final Pattern CONTROL = Pattern.compile("\\p{Cntrl}");
 
   static final String NS = "urn:ietf:params:xml:ns:metalink";
   private static final int MAX_TEXT = 8192;
@@ -289,7 +291,7 @@ final class MetalinkParser {
   }
 
   static String abbreviate(String s) {
-    String t = s.replaceAll("\\p{Cntrl}", "?");
+    String t = CONTROL.matcher(s).replaceAll("?");
     return t.length() > 60 ? t.substring(0, 60) + "..." : t;
   }
 }

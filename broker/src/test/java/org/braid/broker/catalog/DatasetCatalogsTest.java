@@ -100,6 +100,20 @@ class DatasetCatalogsTest {
         f1.replicas().stream().map(Replica::uri).toList());
     assertEquals(Map.of("sha-256", "ab".repeat(32)), f1.hashes());
     assertEquals(2, c.file("sub/ü x.bin").replicas().size());
+    // the same list with CRLF line ends and no final line end reads the same
+    String crlf = list.replace("\n", "\r\n");
+    ReplicaCatalog d =
+        Catalogs.parseInputList(
+            crlf.substring(0, crlf.length() - 2), "in.txt", CatalogLimits.DEFAULT);
+    assertEquals(List.copyOf(c.files().keySet()), List.copyOf(d.files().keySet()));
+    assertEquals(f1.hashes(), d.file("run 1/first.bin").hashes());
+    CatalogException e =
+        assertThrows(
+            CatalogException.class,
+            () ->
+                Catalogs.parseInputList(
+                    "http://a/x\r\n\r\n  bogus=1\r\n", "in.txt", CatalogLimits.DEFAULT));
+    assertTrue(e.getMessage().startsWith("in.txt:3:"), e.getMessage());
   }
 
   @Test
