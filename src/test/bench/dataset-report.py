@@ -6,9 +6,12 @@ Reads OUT_DIR/dataset-results.csv (and dataset-machine.txt if present) and print
 contender, the repetitions (and how many verified), the median wall-clock time, fraction of the
 bound and files per second, and the load average seen; then the issue's two goals checked against
 those medians. With DOC.md, the same text replaces what is between the generated-dataset-results
-markers there (the hand-written text around them is kept). Every figure comes from the CSV.
+markers there (the hand-written text around them is kept), and a plot per set is written to
+OUT_DIR/dataset-SET.png (every run as a dot, the median as a bar: files per second for the 10k
+set, share of the bound otherwise) and linked from the text. Every figure comes from the CSV.
 """
 import csv
+import os
 import statistics
 import sys
 from collections import defaultdict
@@ -43,7 +46,32 @@ def summary(rows):
     }
 
 
-def render(results, machine):
+def plot(s, cs, by, path):
+    """One set's runs: a bar at each contender's median, a dot per run."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    key, label = ("files_per_s", "files per second") if s == "10k" else ("of_bound", "share of the bound")
+    scale = 1 if s == "10k" else 100
+    fig, ax = plt.subplots(figsize=(7, 0.5 + 0.45 * len(cs)))
+    for i, c in enumerate(cs):
+        ok = [r for r in by[c] if r["rc"] == "0" and r["ok"] == "1"]
+        vals = [float(r[key]) * scale for r in ok]
+        if vals:
+            ax.barh(i, statistics.median(vals), color="tab:blue" if c.startswith("braid") else "tab:gray")
+            ax.plot(vals, [i] * len(vals), "k.", markersize=6)
+    ax.set_yticks(range(len(cs)), [NAMES.get(c, c) for c in cs], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel(label + (" (%)" if scale == 100 else ""))
+    ax.set_title(f"set {s}: median (bar) and each run (dot)", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def render(results, machine, plots=None, link=None):
     by = defaultdict(lambda: defaultdict(list))
     for r in results:
         by[r["set"]][r["contender"]].append(r)
@@ -71,6 +99,10 @@ def render(results, machine):
         out.append("")
         out += goals(s, sums)
         out.append("")
+        if plots is not None:
+            png = plots / f"dataset-{s}.png"
+            plot(s, cs, by[s], png)
+            out += [f"![set {s}]({link(png)})", ""]
     return "\n".join(out)
 
 
@@ -113,14 +145,16 @@ def main():
     if not results:
         sys.exit(f"dataset-report: no results in {d / 'dataset-results.csv'}")
     machine = (d / "dataset-machine.txt").read_text() if (d / "dataset-machine.txt").exists() else ""
-    text = render(results, machine)
-    if len(sys.argv) == 3:
-        doc = Path(sys.argv[2])
-        old = doc.read_text()
-        if BEGIN not in old or END not in old:
-            sys.exit(f"dataset-report: {doc} has no {BEGIN} ... {END} markers")
-        head, rest = old.split(BEGIN, 1)
-        doc.write_text(head + BEGIN + "\n" + text + "\n" + END + rest.split(END, 1)[1])
+    if len(sys.argv) == 2:
+        print(render(results, machine))
+        return
+    doc = Path(sys.argv[2])
+    old = doc.read_text()
+    if BEGIN not in old or END not in old:
+        sys.exit(f"dataset-report: {doc} has no {BEGIN} ... {END} markers")
+    text = render(results, machine, d, lambda p: os.path.relpath(p, doc.parent))
+    head, rest = old.split(BEGIN, 1)
+    doc.write_text(head + BEGIN + "\n" + text + "\n" + END + rest.split(END, 1)[1])
     print(text)
 
 
