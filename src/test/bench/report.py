@@ -373,8 +373,8 @@ def headline(cells, order, labels):
         if extra
         else "not measured"
     )
-    cols = "| scenario | RTT | size | % of bound | x curl | x globus-url-copy | x aria2c default | x aria2c tuned | x xrdcp --sources |"
-    rule = "|---|---|---|---|---|---|---|---|---|"
+    cols = "| scenario | RTT | size | % of bound | x curl | x globus-url-copy | x aria2c default | x aria2c tuned | x xrdcp --sources | x globus-url-copy -p N |"
+    rule = "|---|---|---|---|---|---|---|---|---|---|"
     out = [
         "## Headline: Braid's default scheme (`braid-adaptive`, median of the repetitions)",
         "",
