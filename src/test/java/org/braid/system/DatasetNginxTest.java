@@ -31,7 +31,7 @@ class DatasetNginxTest {
   static DatasetTree tree;
   static NginxServer nginx;
   static Path sums;
-  static List<String> missing = new ArrayList<>();
+  static List<String> missing;
   static String corrupt;
 
   @BeforeAll
@@ -39,15 +39,12 @@ class DatasetNginxTest {
     tree =
         DatasetTree.create(
             dir.resolve("tree"), 500, 12_000, 50_000_000, true, 12_000_000, 50_000_000);
-    List<String> names = tree.names();
-    for (int i = 5; i < names.size(); i += 37) {
-      missing.add(names.get(i));
-    }
-    corrupt = names.get(11);
-    Path m0 = tree.replica(dir.resolve("m0/data"), List.of());
-    Path m1 = tree.replica(dir.resolve("m1/data"), List.of());
-    Path m2 = tree.replica(dir.resolve("m2/data"), missing);
-    DatasetTree.corrupt(m2, corrupt);
+    DatasetTree.Replicas r = tree.threeReplicas(dir, 5, 37, 11);
+    missing = r.missing();
+    corrupt = r.corrupt();
+    Path m0 = r.roots().get(0);
+    Path m1 = r.roots().get(1);
+    Path m2 = r.roots().get(2);
     sums = tree.checksums(dir.resolve("SHA256SUMS"));
     nginx =
         NginxServer.builder(dir.resolve("nginx"))

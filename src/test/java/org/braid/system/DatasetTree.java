@@ -84,6 +84,28 @@ final class DatasetTree {
     return dir;
   }
 
+  /**
+   * Three replicas of the tree under {@code dir} (m0/data, m1/data, m2/data): the third misses
+   * every {@code step}-th file from {@code first} on and holds a corrupt copy of file {@code
+   * corrupt}.
+   */
+  Replicas threeReplicas(Path dir, int first, int step, int corrupt) throws IOException {
+    List<String> names = names();
+    List<String> missing = new ArrayList<>();
+    for (int i = first; i < names.size(); i += step) {
+      missing.add(names.get(i));
+    }
+    List<Path> roots = new ArrayList<>();
+    for (int m = 0; m < 3; m++) {
+      roots.add(replica(dir.resolve("m" + m + "/data"), m == 2 ? missing : List.of()));
+    }
+    corrupt(roots.get(2), names.get(corrupt));
+    return new Replicas(roots, List.copyOf(missing), names.get(corrupt));
+  }
+
+  /** The replicas' data directories, what the third one misses, and its corrupt file. */
+  record Replicas(List<Path> roots, List<String> missing, String corrupt) {}
+
   /** Replaces a replica's copy of a file with a corrupt one (one byte flipped). */
   static void corrupt(Path replica, String name) throws IOException {
     Path p = replica.resolve(name);

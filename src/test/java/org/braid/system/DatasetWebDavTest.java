@@ -30,21 +30,18 @@ class DatasetWebDavTest {
   static DatasetTree tree;
   static NginxServer nginx;
   static Path sums;
-  static List<String> missing = new ArrayList<>();
+  static List<String> missing;
   static String corrupt;
 
   @BeforeAll
   static void start() throws Exception {
     tree = DatasetTree.create(dir.resolve("tree"), 150, 12_000, 50_000_000, true, 8_000_000);
-    List<String> names = tree.names();
-    for (int i = 3; i < names.size(); i += 29) {
-      missing.add(names.get(i));
-    }
-    corrupt = names.get(10);
-    Path m0 = tree.replica(dir.resolve("m0/data"), List.of());
-    Path m1 = tree.replica(dir.resolve("m1/data"), List.of());
-    Path m2 = tree.replica(dir.resolve("m2/data"), missing);
-    DatasetTree.corrupt(m2, corrupt);
+    DatasetTree.Replicas r = tree.threeReplicas(dir, 3, 29, 10);
+    missing = r.missing();
+    corrupt = r.corrupt();
+    Path m0 = r.roots().get(0);
+    Path m1 = r.roots().get(1);
+    Path m2 = r.roots().get(2);
     sums = tree.checksums(dir.resolve("SHA256SUMS"));
     nginx =
         NginxServer.builder(dir.resolve("nginx"))
