@@ -14,10 +14,11 @@ final class ConnectionOptions {
 
   @Option(
       names = "--connections-per-source",
-      defaultValue = "1",
       paramLabel = "N",
-      description = "Connections to each replica, 1..16 (default: ${DEFAULT-VALUE}).")
-  int connections;
+      description =
+          "Connections to each replica, 1..16 (default: 1, or 2 to distant HTTP replicas with the"
+              + " default scheme).")
+  Integer connections;
 
   @Option(
       names = "--streams",
@@ -109,12 +110,14 @@ final class ConnectionOptions {
   SourceOptions.Builder builder(boolean authorizationHeader) throws IOException {
     SourceOptions.Builder so =
         SourceOptions.builder()
-            .connectionsPerSource(connections)
             .gridFtpStreams(streams)
             .tcpBuffer(tcpBuffer)
             .pipelining(pipeline)
             .stallTimeout(GetCommand.seconds(stallTimeout, "--stall-timeout"))
             .connectTimeout(GetCommand.seconds(connectTimeout, "--connect-timeout"));
+    if (connections != null) {
+      so.connectionsPerSource(connections);
+    }
     String token = System.getenv("BRAID_BEARER_TOKEN");
     if (tokenFile != null) {
       token = Files.readString(tokenFile).trim();

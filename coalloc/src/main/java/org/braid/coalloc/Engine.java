@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -107,12 +108,16 @@ final class Engine {
         pending.add(i);
       }
     }
+    long answerNanos = medianAnswer(round, answers.size());
+    int connections = early ? connections(spec.options(), uris, answerNanos) : chosen();
     LOG.debug(
-        "[{}] probed {} replicas in {} ms{}",
+        "[{}] probed {} replicas in {} ms{}, median answer {} ms, {} connection(s) each",
         id,
         sources.size() - pending.size(),
         (ticker.read() - probeStart) / 1_000_000,
-        pending.isEmpty() ? "" : ", starting without " + pending.size() + " still to answer");
+        pending.isEmpty() ? "" : ", starting without " + pending.size() + " still to answer",
+        answerNanos / 1_000_000,
+        connections);
     Prober.Probed probed;
     try {
       probed = Prober.decide(id, uris, answers, spec::rate, spec.checksums(), spec.guards());
@@ -130,7 +135,8 @@ final class Engine {
         LOG.info(
             "[{}] resuming {}: {} of {} bytes already verified", id, spec.output(), resumed, size);
       }
-      BlockScheduler s = schedule(probed, kept, flowRanges(first, answers));
+      BlockScheduler s =
+          schedule(probed, kept, flowRanges(first, answers, connections), connections);
       if (fold && !spec.options().pipelining()) {
         s.firstLeasesCuttable();
       }
@@ -206,6 +212,53 @@ final class Engine {
     }
   }
 
+  /**
+   * A median first answer (connecting and one round trip, see {@link ProbeRound#answerNanos}) at
+   * least this long says the replicas are distant: round trips of about 40 ms or more.
+   */
+  static final long FAR_ANSWER_NANOS = 80_000_000L;
+
+  /** Connections to each distant HTTP replica when the user chose no count. */
+  static final int FAR_CONNECTIONS = 2;
+
+  /** The median time of the answers in so far (the lower one of an even count); 0 if none. */
+  private static long medianAnswer(ProbeRound round, int sources) {
+    List<Long> in = new ArrayList<>();
+    for (int i = 0; i < sources; i++) {
+      if (round.answerNanos(i) >= 0) {
+        in.add(round.answerNanos(i));
+      }
+    }
+    in.sort(null);
+    return in.isEmpty() ? 0 : in.get((in.size() - 1) / 2);
+  }
+
+  private int chosen() {
+    return spec.options().connectionsPerSource();
+  }
+
+  /**
+   * Connections per replica: the user's count, else {@link #FAR_CONNECTIONS} when every replica is
+   * an HTTP(S) or WebDAV one and the median first answer took {@code answerNanos} of {@link
+   * #FAR_ANSWER_NANOS} or more, else the default. One TCP connection at a round trip of 100 ms or
+   * more fills its link slowly after a loss, a rate change or a new connection (its window grows by
+   * about a segment per round trip in congestion avoidance, and the testbed's queues are shorter
+   * than the bandwidth-delay product); two share that ramp and each request's round trip. Measured
+   * on the testbed and in {@link WanSimulator}-based tests (docs/download.md).
+   */
+  static int connections(SourceOptions o, List<URI> uris, long answerNanos) {
+    if (o.connectionsChosen() || answerNanos < FAR_ANSWER_NANOS) {
+      return o.connectionsPerSource();
+    }
+    for (URI u : uris) {
+      String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
+      if (!List.of("http", "https", "dav", "davs").contains(scheme)) {
+        return o.connectionsPerSource();
+      }
+    }
+    return Math.max(o.connectionsPerSource(), FAR_CONNECTIONS);
+  }
+
   /** Bytes asked for by each replica's first request, when the probe is folded into it. */
   static final long FIRST_REQUEST = 1 << 20;
 
@@ -226,11 +279,11 @@ final class Engine {
    * By flow id, the range each flow's first request asked for when it was sent before the size was
    * known: the first flow of a replica whose answer brought the data, or that is still to answer.
    */
-  private List<ByteRange> flowRanges(List<ByteRange> first, List<Prober.Answer> answers) {
+  private static List<ByteRange> flowRanges(
+      List<ByteRange> first, List<Prober.Answer> answers, int n) {
     if (first == null) {
       return null;
     }
-    int n = spec.options().connectionsPerSource();
     List<ByteRange> out = new ArrayList<>();
     for (int i = 0; i < first.size(); i++) {
       Prober.Answer a = answers.get(i);
@@ -275,12 +328,13 @@ final class Engine {
     }
   }
 
-  private BlockScheduler schedule(Prober.Probed probed, RangeSet kept, List<ByteRange> first) {
+  private BlockScheduler schedule(
+      Prober.Probed probed, RangeSet kept, List<ByteRange> first, int connections) {
     BlockScheduler s =
         new BlockScheduler(
             probed.size(),
             probed.replicas(),
-            spec.options().connectionsPerSource(),
+            connections,
             ((BlockPolicy.Spec) spec.scheme()).create(),
             ticker,
             kept,

@@ -2,6 +2,8 @@ package org.braid.coalloc;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Every request of the download as a {@link BlockEvent}, in the order they ended, with times
@@ -9,6 +11,7 @@ import java.util.List;
  * thread-safe: guarded by the scheduler's lock.
  */
 final class EventLog {
+  private static final Logger LOG = LoggerFactory.getLogger(EventLog.class);
   private final long startNanos;
   private final List<BlockEvent> events = new ArrayList<>();
 
@@ -36,6 +39,19 @@ final class EventLog {
             result,
             l.streams,
             l.firstByteNanos < 0 ? -1 : l.firstByteNanos - startNanos));
+    if (LOG.isDebugEnabled()) {
+      // every request's timing, for a download's story at a glance (the plot draws the same)
+      LOG.debug(
+          "{} [{}, {}) {} bytes, sent at {} ms, first byte at {} ms, ended at {} ms: {}",
+          f.label(),
+          l.from,
+          l.from + l.received,
+          l.written,
+          (l.startNanos - startNanos) / 1_000_000,
+          l.firstByteNanos < 0 ? -1 : (l.firstByteNanos - startNanos) / 1_000_000,
+          (now - startNanos) / 1_000_000,
+          result);
+    }
   }
 
   /** A piece that a replica wrote bytes of failed its check: an empty failed request. */

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,12 +28,22 @@ final class ProbeRound {
   private final Duration limit;
   private final AtomicReferenceArray<Prober.Answer> answers;
   private final LinkedBlockingQueue<Integer> arrived = new LinkedBlockingQueue<>();
+
+  /**
+   * By source, nanoseconds from sending the request that was answered to its answer; -1 if none.
+   */
+  private final AtomicLongArray took;
+
   private final long deadline;
 
   private ProbeRound(List<RangeSource> sources, Duration limit) {
     this.sources = sources;
     this.limit = limit;
     this.answers = new AtomicReferenceArray<>(sources.size());
+    this.took = new AtomicLongArray(sources.size());
+    for (int i = 0; i < sources.size(); i++) {
+      took.set(i, -1);
+    }
     this.deadline = System.nanoTime() + limit.toNanos() + TimeUnit.SECONDS.toNanos(1);
   }
 
@@ -50,7 +61,9 @@ final class ProbeRound {
       Thread t =
           new Thread(
               () -> {
-                Prober.Answer a = ask(sources.get(k), r, guards, until);
+                long[] took = {-1};
+                Prober.Answer a = ask(sources.get(k), r, guards, until, took);
+                round.took.set(k, a.error() == null ? took[0] : -1);
                 round.answers.set(k, a);
                 round.arrived.add(k);
                 if (a.data() instanceof FirstData d) {
@@ -108,6 +121,15 @@ final class ProbeRound {
     return out;
   }
 
+  /**
+   * Nanoseconds from sending source {@code i}'s answered request (the last try, after any {@code
+   * Retry-After} wait) to its answer: connecting and one round trip, plus the server's own time; -1
+   * while it has no good answer.
+   */
+  long answerNanos(int i) {
+    return took.get(i);
+  }
+
   /** Source {@code i}'s answer, or null if not in yet. */
   Prober.Answer answer(int i) {
     return answers.get(i);
@@ -130,17 +152,22 @@ final class ProbeRound {
   /**
    * Probes the source, or sends it the first request; a server that asks to retry later ({@code
    * Retry-After} within the guards' limit) is asked again after that delay, up to the guards'
-   * tries, while that ends before {@code untilNanos}.
+   * tries, while that ends before {@code untilNanos}. {@code took[0]} is set to the nanoseconds the
+   * answered try took.
    */
   private static Prober.Answer ask(
-      RangeSource source, ByteRange first, Guards guards, long untilNanos) {
+      RangeSource source, ByteRange first, Guards guards, long untilNanos, long[] took) {
     try {
       for (int tries = 1; ; tries++) {
+        long sent = System.nanoTime();
         try {
           if (first == null) {
-            return new Prober.Answer(source.probe(), null);
+            Validators v = source.probe();
+            took[0] = System.nanoTime() - sent;
+            return new Prober.Answer(v, null);
           }
           RangeSource.First f = source.openFirst(first.start(), first.length());
+          took[0] = System.nanoTime() - sent;
           return new Prober.Answer(
               f.validators(),
               null,

@@ -21,6 +21,7 @@ public final class SourceOptions {
   private final Duration connectTimeout;
   private final Duration stallTimeout;
   private final int connectionsPerSource;
+  private final boolean connectionsChosen;
   private final String bearerToken;
   private final boolean allowInsecureToken;
   private final Path clientCertificate;
@@ -39,6 +40,7 @@ public final class SourceOptions {
     this.connectTimeout = b.connectTimeout;
     this.stallTimeout = b.stallTimeout;
     this.connectionsPerSource = b.connectionsPerSource;
+    this.connectionsChosen = b.connectionsChosen;
     this.bearerToken = b.bearerToken;
     this.allowInsecureToken = b.allowInsecureToken;
     this.clientCertificate = b.clientCertificate;
@@ -72,6 +74,14 @@ public final class SourceOptions {
   /** Connections opened to each source. */
   public int connectionsPerSource() {
     return connectionsPerSource;
+  }
+
+  /**
+   * Whether {@link Builder#connectionsPerSource} was called: if not, a download from distant HTTP
+   * replicas may open more connections to each (docs/download.md, the default scheme).
+   */
+  public boolean connectionsChosen() {
+    return connectionsChosen;
   }
 
   /**
@@ -201,6 +211,7 @@ public final class SourceOptions {
     private Duration connectTimeout = Duration.ofSeconds(10);
     private Duration stallTimeout = Duration.ofSeconds(30);
     private int connectionsPerSource = 1;
+    private boolean connectionsChosen;
     private String bearerToken;
     private boolean allowInsecureToken;
     private Path clientCertificate;
@@ -298,7 +309,8 @@ public final class SourceOptions {
     }
 
     /**
-     * Connections per source (each fetches its own blocks). Default: 1.
+     * Connections per source (each fetches its own blocks). Default: 1, or 2 to distant HTTP
+     * replicas with the default scheme (see {@link SourceOptions#connectionsChosen}).
      *
      * @throws IllegalArgumentException if not in 1..16
      */
@@ -307,6 +319,7 @@ public final class SourceOptions {
         throw new IllegalArgumentException("connections per source must be in 1..16: " + n);
       }
       this.connectionsPerSource = n;
+      this.connectionsChosen = true;
       return this;
     }
 
