@@ -7,8 +7,8 @@
 # Writes only into CACHE_DIR (empty: nowhere), never beside the jar, and nothing there is needed:
 # a cache that cannot be written only makes the start slower.
 # Environment: JAVA_HOME (else java from PATH); BRAID_CDS=0 (no class-data sharing);
-# BRAID_JAVA_OPTS (more JVM options); BRAID_LOG, BRAID_LOG_WIRE, BRAID_LOG_CONFIG (read by the
-# jar itself, see docs/download.md).
+# BRAID_JAVA_OPTS (more JVM options); BRAID_LOG, BRAID_LOG_WIRE, BRAID_LOG_CONFIG, BRAID_TIMING
+# (read by the jar itself; bin/braid sets BRAID_TIMING_T0 for BRAID_TIMING, see docs/download.md).
 
 # The cache directory of the installed launcher: systemd's CacheDirectory= for the service
 # (/var/cache/braid), else $XDG_CACHE_HOME/braid, else ~/.cache/braid; empty without a home.

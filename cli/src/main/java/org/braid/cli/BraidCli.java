@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
       "                     service uses /etc/braid/logback.xml)",
       "  BRAID_CDS=0        no class-data archive (kept in ~/.cache/braid)",
       "  BRAID_JAVA_OPTS    more JVM options",
+      "  BRAID_TIMING=1     print the run's start-up milestones on stderr at exit",
       "See docs/download.md (Troubleshooting) and docs/provider.md."
     })
 public final class BraidCli implements Runnable {
@@ -100,18 +101,21 @@ public final class BraidCli implements Runnable {
   /** Runs the command line and returns its exit code. */
   public static int execute(PrintWriter out, PrintWriter err, String... args) {
     List<Class<?>> subs = invoked(args).<List<Class<?>>>map(List::of).orElse(SUBCOMMANDS);
-    int code = commandLine(out, err, subs).execute(args);
+    CommandLine cl = commandLine(out, err, subs);
+    StartupClock.mark("built");
+    int code = cl.execute(args);
     out.flush();
     err.flush();
     return code;
   }
 
   public static void main(String[] args) {
-    System.exit(
-        execute(
-            new PrintWriter(System.out, /* autoFlush= */ true),
-            new PrintWriter(System.err, /* autoFlush= */ true),
-            args));
+    StartupClock.mark("main");
+    PrintWriter err = new PrintWriter(System.err, /* autoFlush= */ true);
+    int code = execute(new PrintWriter(System.out, /* autoFlush= */ true), err, args);
+    StartupClock.mark("exit");
+    StartupClock.print(err);
+    System.exit(code);
   }
 
   /** Reports the version from the jar manifest, or "dev" when run from classes. */
