@@ -82,7 +82,7 @@ done
   echo "events { worker_connections 256; }"
   echo "http {"
   echo "  log_format timing '\$msec \$request_time \$server_port \$status \"\$request\"';"
-  echo "  access_log $work/access.log timing; sendfile on; autoindex on;"
+  echo "  access_log $work/access.log timing; sendfile on; autoindex on; autoindex_format json;"
   for t in client_body proxy fastcgi uwsgi scgi; do echo "  ${t}_temp_path $work/tmp/$t;"; done
   for p in "${ports[@]}"; do echo "  server { listen 127.0.0.1:$p; root $work/www; }"; done
   echo "}"
