@@ -210,6 +210,7 @@ public final class GetCommand implements Callable<Integer>, OneLineErrors.Report
 
   @Override
   public Integer call() throws IOException {
+    StartupClock.mark("parsed");
     if (dataset.dir != null) {
       return new DatasetGet(this, dataset).run();
     }
@@ -286,6 +287,8 @@ public final class GetCommand implements Callable<Integer>, OneLineErrors.Report
       return ExitCodes.OK;
     }
     DownloadReport r = run(b);
+    StartupClock.at("transfer", r.start());
+    StartupClock.at("lastbyte", r.start().plusNanos((long) (r.seconds() * 1e9)));
     if (trace != null) {
       Reports.writeTrace(r, trace);
     }
@@ -296,6 +299,7 @@ public final class GetCommand implements Callable<Integer>, OneLineErrors.Report
       stdout.print(json ? Reports.json(r) + System.lineSeparator() : Reports.text(r));
       stdout.flush();
     }
+    StartupClock.mark("reported");
     int code = ExitCodes.OK;
     var err = spec.commandLine().getErr();
     for (ReplicaReport rr : r.replicas()) {
@@ -329,6 +333,7 @@ public final class GetCommand implements Callable<Integer>, OneLineErrors.Report
     Download d = b.build();
     QuietLogs logs = QuietLogs.forCommand(verbose);
     CancelOnExit exit = new CancelOnExit(d::cancel);
+    StartupClock.mark("setup");
     try {
       return d.run();
     } finally {

@@ -1,0 +1,85 @@
+package org.braid.cli;
+
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Milestones of one {@code braid} run for start-up measurements, printed on standard error at exit
+ * when {@code BRAID_TIMING=1}: one line {@code braid: timing: NAME=MS ...}, each the wall-clock
+ * time in milliseconds since the launcher started ({@code BRAID_TIMING_T0}, the epoch seconds the
+ * launcher script sets from bash's {@code EPOCHREALTIME}) or, without it, since the JVM started.
+ * {@code origin} says which; {@code jvm} is when the JVM started (millisecond resolution). Off (the
+ * default), every call returns at once and nothing is loaded. Used from the command's thread only;
+ * not thread-safe.
+ */
+final class StartupClock {
+  /** Whether milestones are recorded; read once. */
+  static final boolean ON = "1".equals(System.getenv("BRAID_TIMING"));
+
+  private static final List<String> NAMES = new ArrayList<>();
+  private static final List<Instant> TIMES = new ArrayList<>();
+
+  private StartupClock() {}
+
+  /** Records the milestone {@code name} now. */
+  static void mark(String name) {
+    if (ON) {
+      at(name, Instant.now());
+    }
+  }
+
+  /** Records the milestone {@code name} at {@code when} (e.g. a time from a download's report). */
+  static void at(String name, Instant when) {
+    if (ON) {
+      NAMES.add(name);
+      TIMES.add(when);
+    }
+  }
+
+  /** Prints the milestones recorded so far as one line on {@code err}, if on. */
+  static void print(PrintWriter err) {
+    if (ON) {
+      err.println(line(System.getenv("BRAID_TIMING_T0")));
+      err.flush();
+    }
+  }
+
+  /** The line for the milestones, measured from launcher start {@code t0} (or the JVM's start). */
+  static String line(String t0) {
+    // read last: the management classes it loads are not part of a run without BRAID_TIMING
+    Instant jvm = Instant.ofEpochMilli(ManagementFactory.getRuntimeMXBean().getStartTime());
+    Instant launcher = parseEpoch(t0);
+    Instant origin = launcher == null ? jvm : launcher;
+    StringBuilder sb = new StringBuilder("braid: timing:");
+    sb.append(" origin=").append(launcher == null ? "jvm" : "launcher");
+    sb.append(" jvm=").append(millis(origin, jvm));
+    for (int i = 0; i < NAMES.size(); i++) {
+      sb.append(' ').append(NAMES.get(i)).append('=').append(millis(origin, TIMES.get(i)));
+    }
+    return sb.toString();
+  }
+
+  private static String millis(Instant from, Instant to) {
+    long micros =
+        (to.getEpochSecond() - from.getEpochSecond()) * 1_000_000L
+            + (to.getNano() - from.getNano()) / 1000;
+    return String.format(Locale.ROOT, "%.1f", micros / 1000.0);
+  }
+
+  /** Epoch seconds with a fraction ("1700000000.123456", or with a comma); null if not that. */
+  static Instant parseEpoch(String s) {
+    if (s == null || !s.matches("[0-9]{1,12}([.,][0-9]{1,9})?")) {
+      return null;
+    }
+    String[] parts = s.split("[.,]");
+    long nanos = 0;
+    if (parts.length == 2) {
+      nanos = Long.parseLong((parts[1] + "000000000").substring(0, 9));
+    }
+    return Instant.ofEpochSecond(Long.parseLong(parts[0]), nanos);
+  }
+}

@@ -1,0 +1,40 @@
+package org.braid.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class StartupClockTest {
+
+  @Test
+  void parseEpoch_readsBashEpochRealtimeWithPointOrComma() {
+    assertEquals(
+        Instant.ofEpochSecond(1700000000L, 123456000),
+        StartupClock.parseEpoch("1700000000.123456"));
+    assertEquals(
+        Instant.ofEpochSecond(1700000000L, 500000000), StartupClock.parseEpoch("1700000000,5"));
+    assertEquals(Instant.ofEpochSecond(42), StartupClock.parseEpoch("42"));
+  }
+
+  @Test
+  void parseEpoch_rejectsAnythingElse() {
+    assertNull(StartupClock.parseEpoch(null));
+    assertNull(StartupClock.parseEpoch(""));
+    assertNull(StartupClock.parseEpoch("-1.5"));
+    assertNull(StartupClock.parseEpoch("1.2.3"));
+    assertNull(StartupClock.parseEpoch("soon"));
+  }
+
+  @Test
+  void line_measuresFromTheLauncherOrElseTheJvm() {
+    // the launcher started one hour before now: the JVM started about 3,600,000 ms after it
+    String t0 = String.valueOf(Instant.now().getEpochSecond() - 3600);
+    String line = StartupClock.line(t0);
+    assertTrue(line.matches("braid: timing: origin=launcher jvm=3[56][0-9]{5}\\.[0-9]"), line);
+    assertEquals("braid: timing: origin=jvm jvm=0.0", StartupClock.line(null));
+    assertEquals("braid: timing: origin=jvm jvm=0.0", StartupClock.line("garbage"));
+  }
+}
