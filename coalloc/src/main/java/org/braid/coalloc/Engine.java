@@ -252,11 +252,20 @@ final class Engine {
     }
     for (URI u : uris) {
       String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
-      if (!List.of("http", "https", "dav", "davs").contains(scheme)) {
+      if (!List.of("http", "https", "dav", "davs").contains(scheme) || loopback(u)) {
         return o.connectionsPerSource();
       }
     }
     return Math.max(o.connectionsPerSource(), FAR_CONNECTIONS);
+  }
+
+  /**
+   * Whether the URL names this machine: never distant, however long a cold JVM took for its first
+   * answer (class loading on a loaded machine took more than 80 ms in the tests).
+   */
+  static boolean loopback(URI u) {
+    String h = u.getHost() == null ? "" : u.getHost().toLowerCase(Locale.ROOT);
+    return h.equals("localhost") || h.startsWith("127.") || h.equals("[::1]") || h.equals("::1");
   }
 
   /** Bytes asked for by each replica's first request, when the probe is folded into it. */

@@ -31,6 +31,17 @@ class FarConnectionsTest {
   }
 
   @Test
+  void thisMachine_isNeverDistant() {
+    SourceOptions o = SourceOptions.builder().build();
+    for (String u :
+        new String[] {"http://127.0.0.1:8081/f", "http://localhost/f", "http://[::1]/f"}) {
+      assertEquals(1, Engine.connections(o, List.of(URI.create(u)), 300 * MS), u);
+    }
+    List<URI> mixed = List.of(URI.create("http://far.example/f"), URI.create("http://127.0.0.1/f"));
+    assertEquals(1, Engine.connections(o, mixed, 300 * MS));
+  }
+
+  @Test
   void otherProtocols_keepOneConnection() {
     SourceOptions o = SourceOptions.builder().build();
     List<URI> mixed = List.of(URI.create("http://a/f"), URI.create("gsiftp://b/f"));
