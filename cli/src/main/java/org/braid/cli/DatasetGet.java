@@ -52,6 +52,7 @@ final class DatasetGet {
     }
     PrintWriter err = get.spec.commandLine().getErr();
     SourceOptions so = get.sourceOptions();
+    Dataset.warmUp(so); // the job's code loads while the list is read
     DatasetInputs in = DatasetInputs.read(get.source, opts, get.urls, so);
     StartupClock.mark("listed");
     in.files().forEach(f -> f.sources().forEach(so::checkTokenTransport)); // before any request
