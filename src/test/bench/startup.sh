@@ -3,15 +3,16 @@
 # server blocks, the "mirrors") and prints the median of each milestone, in milliseconds since the
 # launcher was executed. See docs/download.md, "Start-up time".
 #
-# Usage: src/test/bench/startup.sh [--runs N] [--size MB] [--mirrors N] [--dataset FILES]
-#                                  [--launcher PATH] [--keep DIR] [-- EXTRA braid get OPTIONS]
+# Usage: src/test/bench/startup.sh [--runs N] [--size MB] [--mirrors N] [--dataset K]
+#                                  [--launcher PATH]... [--keep DIR] [-- EXTRA braid get OPTIONS]
 #   --runs N        measured runs (default 10), after one unmeasured warm-up run (it records the
 #                   class-data archive when the jar is new)
 #   --size MB       the file's size (default 10)
 #   --mirrors N     server blocks, each one replica (default 4)
 #   --dataset K     a dataset of K files of --size MB each instead, fetched with
 #                   `braid get -d DIR -r URL/...` from the autoindex of every mirror
-#   --launcher P    the braid launcher (default: ./braid of this source tree)
+#   --launcher P    the braid launcher (default: ./braid of this source tree); given more than
+#                   once, the launchers take turns run by run and get one column each
 #   --keep DIR      keep the work directory there (nginx.conf, access.log, each run's stderr)
 #
 # The milestones come from the run itself (BRAID_TIMING=1, see StartupClock) and from nginx:
@@ -33,26 +34,29 @@ set -euo pipefail
 LC_ALL=C
 export LC_ALL
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
-runs=10 size=10 mirrors=4 dataset=0 launcher="$repo/braid" keep=""
+runs=10 size=10 mirrors=4 dataset=0 keep=""
+launchers=()
 while [ $# -gt 0 ]; do
   case $1 in
     --runs) runs=$2; shift 2 ;;
     --size) size=$2; shift 2 ;;
     --mirrors) mirrors=$2; shift 2 ;;
     --dataset) dataset=$2; shift 2 ;;
-    --launcher) launcher=$2; shift 2 ;;
+    --launcher) launchers+=("$2"); shift 2 ;;
     --keep) keep=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "startup.sh: unknown option $1 (see the header of $0)" >&2; exit 2 ;;
   esac
 done
 extra=("$@")
+[ "${#launchers[@]}" -gt 0 ] || launchers=("$repo/braid")
 for t in nginx; do
   command -v "$t" >/dev/null || { echo "startup.sh: $t is not installed" >&2; exit 2; }
 done
 [ -n "${EPOCHREALTIME:-}" ] || { echo "startup.sh: needs bash 5 (EPOCHREALTIME)" >&2; exit 2; }
 
 work="$(mktemp -d /tmp/braid-startup.XXXXXX)"
+export work
 nginx_pid=""
 cleanup() {
   if [ -n "$nginx_pid" ]; then kill "$nginx_pid" 2>/dev/null || true; wait "$nginx_pid" 2>/dev/null || true; fi
@@ -82,7 +86,7 @@ done
   echo "events { worker_connections 256; }"
   echo "http {"
   echo "  log_format timing '\$msec \$request_time \$server_port \$status \"\$request\"';"
-  echo "  access_log $work/access.log timing; sendfile on; autoindex on;"
+  echo "  access_log $work/access.log timing; sendfile on; autoindex on; autoindex_format json;"
   for t in client_body proxy fastcgi uwsgi scgi; do echo "  ${t}_temp_path $work/tmp/$t;"; done
   for p in "${ports[@]}"; do echo "  server { listen 127.0.0.1:$p; root $work/www; }"; done
   echo "}"
@@ -106,9 +110,9 @@ else
 fi
 args+=(${extra[@]+"${extra[@]}"})
 
-# one run: prints "name=ms ..." on one line
+# one run of launcher $2: prints "name=ms ..." on one line
 one() {
-  local i=$1 t0 t1 lines before
+  local i=$1 launcher=$2 t0 t1 lines before
   rm -rf "$work/out" "$work/out.part" "$work/out.braid-ctl"
   before=$(wc -l <"$work/access.log" 2>/dev/null || echo 0)
   TIMEFORMAT='%U %S'
@@ -135,18 +139,37 @@ one() {
     }' "$work/run$i.err"
 }
 
-one 0 >/dev/null # warm-up: the class-data archive, the page cache
-for ((i = 1; i <= runs; i++)); do one "$i"; done >"$work/milestones.txt"
+for l in "${launchers[@]}"; do one 0 "$l" >/dev/null; done # warm-up: class-data archive, page cache
+for ((i = 1; i <= runs; i++)); do
+  for k in "${!launchers[@]}"; do one "$i" "${launchers[$k]}" >>"$work/milestones.$k"; done
+done
 
-echo "braid get, $( [ "$dataset" -gt 0 ] && echo "$dataset files of" ) $size MB from $mirrors nginx mirrors on 127.0.0.1, $runs runs; median ms since the launcher's exec (cpu: ms of CPU):"
-awk '
-  { for (f = 1; f <= NF; f++) { split($f, kv, "="); if (!(kv[1] in seen)) { seen[kv[1]] = 1; order[++n] = kv[1] } v[kv[1], ++c[kv[1]]] = kv[2] } }
+what="$size MB"
+[ "$dataset" -gt 0 ] && what="$dataset files of $size MB"
+echo "braid get, $what from $mirrors nginx mirrors on 127.0.0.1, $runs runs each; median ms since"
+echo "the launcher's exec, and CPU ms (cpu); launchers:"
+for k in "${!launchers[@]}"; do echo "  $((k + 1)): ${launchers[$k]}"; done
+# a table: one row per milestone, one column (median, then min-max) per launcher
+for k in "${!launchers[@]}"; do
+  awk '
+    { for (f = 1; f <= NF; f++) { split($f, kv, "="); if (!(kv[1] in seen)) { seen[kv[1]] = 1; order[++n] = kv[1] } v[kv[1], ++c[kv[1]]] = kv[2] } }
+    END {
+      for (j = 1; j <= n; j++) {
+        k = order[j]; m = c[k]
+        for (a = 1; a <= m; a++) x[a] = v[k, a] + 0
+        for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++) if (x[b] < x[a]) { t = x[a]; x[a] = x[b]; x[b] = t }
+        med = (m % 2) ? x[(m + 1) / 2] : (x[m / 2] + x[m / 2 + 1]) / 2
+        printf "%s %.1f %.0f-%.0f\n", k, med, x[1], x[m]
+      }
+    }' "$work/milestones.$k" >"$work/medians.$k"
+done
+awk -v n="${#launchers[@]}" '
+  { name = $1; if (!(name in seen)) { seen[name] = 1; order[++rows] = name } cell[name, FILENAME] = sprintf("%8s %-11s", $2, "(" $3 ")") ; files[FILENAME] = 1 }
   END {
-    for (j = 1; j <= n; j++) {
-      k = order[j]; m = c[k]
-      for (a = 1; a <= m; a++) x[a] = v[k, a] + 0
-      for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++) if (x[b] < x[a]) { t = x[a]; x[a] = x[b]; x[b] = t }
-      med = (m % 2) ? x[(m + 1) / 2] : (x[m / 2] + x[m / 2 + 1]) / 2
-      printf "  %-9s %8.1f   (min %.1f, max %.1f)\n", k, med, x[1], x[m]
+    printf "  %-9s", ""; for (k = 0; k < n; k++) printf " %8s %-11s", (k + 1), ""; print ""
+    for (r = 1; r <= rows; r++) {
+      printf "  %-9s", order[r]
+      for (k = 0; k < n; k++) { f = ENVIRON["work"] "/medians." k; printf " %s", ((order[r], f) in cell) ? cell[order[r], f] : sprintf("%8s %-11s", "-", "") }
+      print ""
     }
-  }' "$work/milestones.txt"
+  }' $(for k in "${!launchers[@]}"; do echo "$work/medians.$k"; done)

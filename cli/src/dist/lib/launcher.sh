@@ -25,8 +25,9 @@ braid_cache_dir() {
 }
 
 # Class-data sharing: a static archive of every class a download loads (the JDK's, ours and the
-# libraries'), recorded once per jar and JVM from the class list of a short local demo run
-# (127.0.0.1 only), cuts the JVM's start-up by about half. A static archive, not a dynamic one
+# libraries'), recorded once per jar and JVM from the class lists of a short local demo run
+# (127.0.0.1 only) and of two `braid get` runs on local files (one file, and a dataset: the
+# command line's classes, which the demo does not load), cuts the JVM's start-up by about half. A static archive, not a dynamic one
 # (-XX:ArchiveClassesAtExit): JDK 17 leaves picocli's Java 5 class files out of dynamic archives,
 # and parsing them costs about 50 ms of every start. The archive is named after the jar's path and
 # recorded again when the jar or the java binary changes (size, time or inode); a recording that
@@ -36,7 +37,7 @@ braid_cds() {
   local jar=$1 dir=$2 key jsa tmp list
   [ -n "$dir" ] || return 0
   key="$(stat -L -c '%n %s %Y %i' -- "$jar" "$braid_java_path" 2>/dev/null)" || return 0
-  mkdir -p -- "$dir" 2>/dev/null && [ -w "$dir" ] || return 0
+  { [ -d "$dir" ] || mkdir -p -- "$dir" 2>/dev/null; } && [ -w "$dir" ] || return 0
   jsa="$dir/${jar//[^A-Za-z0-9._-]/_}.jsa"
   if [ ! -f "$jsa" ] || ! braid_holds "$jsa.key" "$key"; then
     if braid_holds "$jsa.failed" "$key"; then
@@ -46,6 +47,7 @@ braid_cds() {
     list="$jsa.$$.classlist"
     if "$braid_java" -XX:DumpLoadedClassList="$list" -jar "$jar" demo --size 2 --rates 800,400 \
           >/dev/null 2>&1 \
+        && braid_cds_gets "$jar" "$jsa.$$.train" "$list" \
         && "$braid_java" -Xshare:dump -XX:SharedClassListFile="$list" -XX:SharedArchiveFile="$tmp" \
           -Xlog:cds=off -Xlog:cds+dynamic=off -cp "$jar" >/dev/null 2>&1 \
         && [ -s "$tmp" ] && mv -f -- "$tmp" "$jsa" 2>/dev/null \
@@ -61,6 +63,28 @@ braid_cds() {
   if [ -f "$jsa" ]; then
     braid_java_opts+=("-XX:SharedArchiveFile=$jsa" -Xlog:cds=off -Xlog:cds+dynamic=off)
   fi
+}
+
+# Appends to class list $3 the classes of `braid get` (jar $1) of one local file and of a local
+# dataset, made in directory $2 and removed after; the runs read and write only there. Fails only
+# when the class list cannot be written.
+braid_cds_gets() {
+  local jar=$1 dir=$2 list=$3 more="$2/classlist" block
+  mkdir -p -- "$dir/src/sub" || return 0
+  printf -v block '%*s' 65536 ''
+  printf '%s' "$block$block$block$block" >"$dir/src/f" && printf '%s' "$block" >"$dir/src/sub/g" || {
+    rm -rf -- "$dir"; return 0; }
+  (cd -- "$dir" && "$braid_java" -XX:DumpLoadedClassList="$more.1" -jar "$jar" get src/f -o out \
+    --no-journal --json && "$braid_java" -XX:DumpLoadedClassList="$more.2" -jar "$jar" get \
+    -d outdir -r src/ --no-journal) >/dev/null 2>&1 || true
+  local f status=0
+  for f in "$more.1" "$more.2"; do
+    if [ -s "$f" ]; then
+      cat -- "$f" >>"$list" || status=1
+    fi
+  done
+  rm -rf -- "$dir"
+  return $status
 }
 
 # Whether file $1 holds exactly the line $2 (read without starting a process).

@@ -64,6 +64,21 @@ class BraidCliTest {
   }
 
   @Test
+  void names_agreeWithTheSubcommandsAnnotations() {
+    java.util.Map<String, Class<?>> fromAnnotations = new java.util.HashMap<>();
+    for (Class<?> c : BraidCli.SUBCOMMANDS) {
+      picocli.CommandLine.Command a = c.getAnnotation(picocli.CommandLine.Command.class);
+      if (c != picocli.CommandLine.HelpCommand.class) {
+        fromAnnotations.put(a.name(), c);
+        for (String alias : a.aliases()) {
+          fromAnnotations.put(alias, c);
+        }
+      }
+    }
+    assertEquals(fromAnnotations, BraidCli.NAMES);
+  }
+
+  @Test
   void helpForASubcommand_stillWorksThroughTheHelpSubcommand() {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();

@@ -130,8 +130,9 @@ final class Fetcher {
 
   private void work(Flow f, RangeSource src, Lease first, ReadableByteChannel data) {
     ByteBuffer buf = ByteBuffer.allocate(BUFFER);
+    ReadBatcher batcher = new ReadBatcher();
     if (data != null && first != null) {
-      fetch(first, src, buf, data);
+      fetch(first, src, buf, batcher, data);
     } else {
       abandon(leases, first, data);
     }
@@ -145,7 +146,7 @@ final class Fetcher {
       if (l == null) {
         return;
       }
-      fetch(l, src, buf, null);
+      fetch(l, src, buf, batcher, null);
     }
   }
 
@@ -172,7 +173,8 @@ final class Fetcher {
   }
 
   /** Fetches the lease's range: from {@code opened} if its request was sent already (or null). */
-  private void fetch(Lease l, RangeSource src, ByteBuffer buf, ReadableByteChannel opened) {
+  private void fetch(
+      Lease l, RangeSource src, ByteBuffer buf, ReadBatcher batcher, ReadableByteChannel opened) {
     ReadableByteChannel ch = opened;
     LowSpeed speed =
         new LowSpeed(src.uri(), guards.lowSpeedLimit(), guards.lowSpeedTime(), System.nanoTime());
@@ -186,7 +188,7 @@ final class Fetcher {
       }
       open.put(l, ch);
       speeds.put(l, new Watched(speed, ch));
-      read(l, ch, buf, speed);
+      read(l, ch, buf, batcher, speed);
     } catch (SourceException e) {
       failed(l, speed.check(System.nanoTime()) ? speed.exception() : e);
     } catch (LocalWriteException e) {
@@ -240,16 +242,20 @@ final class Fetcher {
   }
 
   /** Reads the lease's chunks until its range is done, it must stop, or the channel ends. */
-  private void read(Lease l, ReadableByteChannel ch, ByteBuffer buf, LowSpeed speed)
+  private void read(
+      Lease l, ReadableByteChannel ch, ByteBuffer buf, ReadBatcher batcher, LowSpeed speed)
       throws IOException, InterruptedException {
     Leases.ChunkWriter writer = writer(buf, sink);
+    long left = l.requestEnd() - l.from;
+    batcher.start();
     while (true) {
       long waited = pacer.pace();
       if (l.cancelReason != null) {
         leases.release(l);
         return;
       }
-      buf.clear().limit(throttle.chunk(buf.capacity()));
+      int asked = throttle.chunk(buf.capacity());
+      buf.clear().limit(asked);
       int n = ch.read(buf);
       if (n < 0) {
         leases.release(l);
@@ -268,6 +274,8 @@ final class Fetcher {
         return;
       }
       speed.received(n, paused, System.nanoTime());
+      left -= n;
+      batcher.pause(n, asked, left);
     }
   }
 

@@ -80,7 +80,7 @@ final class PipelinedFetch {
       Fetcher.abandon(leases, first, data);
     }
     try {
-      loop(f, opener, uri, buf, sent, ended, head, data);
+      loop(f, opener, uri, new Reader(buf, new ReadBatcher()), sent, ended, head, data);
     } finally {
       if (data != null) {
         try {
@@ -96,7 +96,7 @@ final class PipelinedFetch {
       Flow f,
       Pipe.Opener opener,
       URI uri,
-      ByteBuffer buf,
+      Reader buf,
       ArrayDeque<Leases.Request> sent,
       Set<Lease> ended,
       Leases.Request firstRequest,
@@ -176,7 +176,7 @@ final class PipelinedFetch {
    * answer being read stopped or failed, so no live lease is left with a partly read request.
    */
   private boolean serve(
-      Flow f, Pipe pipe, ArrayDeque<Leases.Request> sent, Set<Lease> ended, ByteBuffer buf)
+      Flow f, Pipe pipe, ArrayDeque<Leases.Request> sent, Set<Lease> ended, Reader buf)
       throws IOException, InterruptedException, Reconnect {
     while (true) {
       if (sent.isEmpty()) {
@@ -203,18 +203,21 @@ final class PipelinedFetch {
       Set<Lease> ended,
       Leases.Request head,
       ReadableByteChannel ch,
-      ByteBuffer buf)
-      throws IOException, Reconnect {
+      Reader reader)
+      throws IOException, Reconnect, InterruptedException {
     Lease l = head.lease();
+    ByteBuffer buf = reader.buf();
     Leases.ChunkWriter writer = Fetcher.writer(buf, sink);
     long done = 0;
+    reader.batcher().start();
     while (done < head.length()) {
       if (!ended.contains(l) && l.cancelReason != null) {
         leases.release(l);
         stop(l, sent, ended, head.length() - done);
       }
       buf.clear();
-      buf.limit((int) Math.min(buf.capacity(), head.length() - done));
+      int asked = (int) Math.min(buf.capacity(), head.length() - done);
+      buf.limit(asked);
       int n = ch.read(buf);
       done += n;
       if (!ended.contains(l)) {
@@ -227,8 +230,12 @@ final class PipelinedFetch {
         }
       }
       topUp(f, pipe, sent, done);
+      reader.batcher().pause(n, asked, head.length() - done);
     }
   }
+
+  /** A fetch thread's chunk buffer and its reads' pacing. */
+  private record Reader(ByteBuffer buf, ReadBatcher batcher) {}
 
   /** The lease stopped: the rest of its answers is dropped as it comes, unless that is too much. */
   private static void stop(Lease l, ArrayDeque<Leases.Request> sent, Set<Lease> ended, long left)

@@ -159,10 +159,17 @@ class JournalTest {
         assertEquals(r.replicas().get(i).receivedBytes(), l.received());
         assertEquals(2, l.replicas());
         assertTrue(l.sharedMillis() > 0 && l.sharedMillis() <= l.busyMillis(), lines.get(i));
-        // at most the token bucket's rate; less by request latency and start-up, and by a lot on
-        // a machine so busy that the mirrors' threads oversleep (the system tests check accuracy)
+        // At most the token bucket's rate; less by request latency and start-up, and by a lot on
+        // a machine so busy that the mirrors' threads oversleep: a fresh-clone CI run on 2 cores
+        // once measured 1.52 MB/s for the 4 MB/s mirror. The mirror's own count (servedBytes over
+        // busyNanos) is no better reference: a request the client cancelled keeps it "busy" until
+        // its handler notices. The other way, the client's busy time starts at a request's first
+        // byte read, so a client thread starved while the kernel buffered the mirror's bytes
+        // measures too fast (2.8x was seen with four builds running beside the test). So wide
+        // bounds here; the system tests check accuracy, and the order of the two rates below is
+        // what this test is about.
         assertTrue(
-            l.rate() > 0.5 * nominal[i] && l.rate() < 1.1 * nominal[i],
+            l.rate() > 0.3 * nominal[i] && l.rate() < 1.5 * nominal[i],
             "rate " + l.rate() + " of a " + nominal[i] + " B/s mirror: " + lines.get(i));
         rates[i] = l.rate();
         written += l.bytes();
