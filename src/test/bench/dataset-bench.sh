@@ -16,7 +16,8 @@
 # section of docs/benchmarks.md. Take the benchmark lock when other benchmarks may run:
 #   flock /work/helpers/bench.lock src/test/bench/dataset-bench.sh --sets "1000 10k" --reps 3
 # Environment: BENCH_CONTENDERS replaces the contender list: braid braid-j64 aria2 aria2-tuned
-# guc guc-tuned (default: all); TB_PREFIX and TB_NET as for testbed.sh.
+# guc guc-tuned (default: all); TB_PREFIX and TB_NET as for testbed.sh; BRAID_TIMING=1 appends
+# each braid run's milestones (ms since its launcher started) to dataset-timing.txt in --out.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -117,6 +118,10 @@ run_one() { # set contender rep position
   if [ "$rc" = 0 ] && (cd "$o" && sha256sum --quiet -c "$lists/SHA256SUMS" >/dev/null 2>&1); then ok=1; fi
   [ "$rc" = 0 ] || note=$(head -c 200 "$log" | tr '\n,"' '   ')
   [ "$rc" = 0 ] && [ "$ok" = 0 ] && note="a file differs from the served one"
+  if [[ "$c" == braid* ]] && grep -q '^braid: timing:' "$log"; then
+    # BRAID_TIMING=1 in the environment: the run's milestones (docs/download.md)
+    echo "$set $c rep $rep wall $wall: $(grep '^braid: timing:' "$log" | tail -1)" >>"$out/dataset-timing.txt"
+  fi
   if [[ "$c" == braid* ]] && [ -s "$work/braid.json" ]; then
     jq -c --arg s "$set" --arg c "$c" --argjson r "$rep" \
       '{set: $s, contender: $c, rep: $r} + (. | del(.fileReports))' "$work/braid.json" >>"$jsonl"

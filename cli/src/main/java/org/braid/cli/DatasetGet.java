@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -51,7 +52,9 @@ final class DatasetGet {
     }
     PrintWriter err = get.spec.commandLine().getErr();
     SourceOptions so = get.sourceOptions();
+    Dataset.warmUp(so); // the job's code loads while the list is read
     DatasetInputs in = DatasetInputs.read(get.source, opts, get.urls, so);
+    StartupClock.mark("listed");
     in.files().forEach(f -> f.sources().forEach(so::checkTokenTransport)); // before any request
     int shown = 0;
     for (String n : in.notes()) {
@@ -95,12 +98,31 @@ final class DatasetGet {
       line = new DatasetProgressLine(err);
       b.progress(line);
     }
+    List<String> names = new ArrayList<>();
+    List<Instant> times = new ArrayList<>();
+    if (StartupClock.ON) {
+      b.milestones(
+          (name, when) -> {
+            synchronized (names) {
+              names.add(name);
+              times.add(when);
+            }
+          });
+    }
     Dataset d = b.build();
+    StartupClock.mark("setup");
     DatasetReport r = runWithHook(d, line);
+    synchronized (names) {
+      for (int i = 0; i < names.size(); i++) {
+        StartupClock.at(names.get(i), times.get(i));
+      }
+    }
+    StartupClock.at("jobend", r.start().plusNanos((long) (r.seconds() * 1e9)));
     PrintWriter out = get.spec.commandLine().getOut();
     out.print(
         get.json ? DatasetReports.json(r) + System.lineSeparator() : DatasetReports.text(r, 20));
     out.flush();
+    StartupClock.mark("reported");
     if (!r.complete()) {
       err.println(
           "braid: "

@@ -48,6 +48,9 @@ final class DatasetFetch {
   private final DatasetJournal journal;
   private final DatasetCoalloc coalloc;
 
+  /** Told of the job's first body byte (set by the job before any task runs). */
+  DatasetMilestones milestones = DatasetMilestones.NONE;
+
   DatasetFetch(
       DatasetSpec spec,
       DatasetOutput output,
@@ -227,6 +230,7 @@ final class DatasetFetch {
       }
       if (t.firstByteNanos < 0) {
         t.firstByteNanos = spec.ticker().read();
+        milestones.firstByte();
       }
       buf.flip();
       digests.update(buf);

@@ -1,7 +1,7 @@
 package org.braid.coalloc;
 
 import java.net.URI;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 
@@ -33,10 +33,26 @@ public record DatasetFile(
     if (sources.isEmpty()) {
       throw new IllegalArgumentException(path + ": no source");
     }
-    if (new LinkedHashSet<>(sources).size() != sources.size()) {
+    if (hasDuplicate(sources)) {
       throw new IllegalArgumentException(path + ": a source is listed twice: " + sources);
     }
     checksums = List.copyOf(checksums);
+  }
+
+  /** Whether a source is listed twice: pairs for a few (no hash of each URI), a set for many. */
+  private static boolean hasDuplicate(List<URI> sources) {
+    int n = sources.size();
+    if (n > 16) {
+      return new HashSet<>(sources).size() != n;
+    }
+    for (int i = 1; i < n; i++) {
+      for (int j = 0; j < i; j++) {
+        if (sources.get(i).equals(sources.get(j))) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** A file without checksums or piece hashes. */

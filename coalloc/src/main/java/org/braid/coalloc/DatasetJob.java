@@ -41,10 +41,12 @@ final class DatasetJob {
   private final Map<String, Double> predicted;
   private volatile String cancelled;
   private final List<Thread> workers = new ArrayList<>();
+  private final DatasetMilestones milestones;
   private DatasetFetch fetch;
 
-  DatasetJob(DatasetSpec spec) {
+  DatasetJob(DatasetSpec spec, DatasetMilestones milestones) {
     this.spec = spec;
+    this.milestones = milestones;
     this.ticker = spec.ticker();
     this.id = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
     this.predicted = predicted(spec);
@@ -68,6 +70,7 @@ final class DatasetJob {
   DatasetReport run() throws IOException {
     Instant start = spec.clock().instant();
     long t0 = ticker.read();
+    milestones.mark("job");
     DatasetOutput output = DatasetOutput.open(spec.directory());
     try (DatasetState state = DatasetState.open(output.dir, spec.resume());
         SourcePool pool =
@@ -78,6 +81,7 @@ final class DatasetJob {
         DatasetJournal journal =
             spec.journal() == null ? null : new DatasetJournal(spec.journal(), ticker)) {
       int skipped = prepare(output, state);
+      milestones.mark("prepared");
       LOG.info(
           "[{}] {} files into {}: {} verified earlier, {} at once",
           id,
@@ -86,6 +90,7 @@ final class DatasetJob {
           skipped,
           spec.concurrency());
       fetch = new DatasetFetch(spec, output, state, scheduler, pool, journal);
+      fetch.milestones = milestones;
       spawn(spec.concurrency());
       supervise(t0);
       for (Thread w : workers) {
@@ -125,6 +130,7 @@ final class DatasetJob {
       if (t == null) {
         return;
       }
+      milestones.firstRequest();
       scheduler.finished(t, fetch.run(t, buf));
     }
   }
@@ -148,6 +154,7 @@ final class DatasetJob {
         apply(plan);
         plan = null;
       }
+      milestones.filesDone(spec.files().size() - scheduler.open(), spec.files().size());
       long now = ticker.read();
       scheduler.sample(now);
       if (spec.progress() != null && now - lastProgress >= PASS_NANOS) {
@@ -163,6 +170,7 @@ final class DatasetJob {
         lastProgress = now;
       }
     }
+    milestones.filesDone(spec.files().size() - scheduler.open(), spec.files().size());
   }
 
   /** Applies the batch plan that arrived, or logs why there is none. */
@@ -171,6 +179,7 @@ final class DatasetJob {
       DatasetOrder o = plan.getNow(null);
       if (o != null) {
         scheduler.replan(o);
+        milestones.mark("plan");
         spawn(scheduler.concurrency());
       }
     } catch (CompletionException | CancellationException e) {

@@ -83,11 +83,20 @@ public final class DatasetNames {
             && path.charAt(0) < 0x80)) {
       return "path is not relative";
     }
-    for (String seg : path.split("/", -1)) {
-      if (seg.isEmpty() || seg.equals(".") || seg.equals("..")) {
+    // segments found by hand (no split, no encoding unless a segment may be too long: a
+    // character takes at most 3 bytes of UTF-8, a surrogate pair 4)
+    for (int start = 0, end; start <= path.length(); start = end + 1) {
+      end = path.indexOf('/', start);
+      end = end < 0 ? path.length() : end;
+      int len = end - start;
+      if (len == 0
+          || (path.charAt(start) == '.'
+              && (len == 1 || (len == 2 && path.charAt(start + 1) == '.')))) {
         return "path has an empty, '.' or '..' segment (traversal)";
       }
-      if (seg.getBytes(StandardCharsets.UTF_8).length > MAX_SEGMENT_BYTES) {
+      if (len * 3 > MAX_SEGMENT_BYTES
+          && path.substring(start, end).getBytes(StandardCharsets.UTF_8).length
+              > MAX_SEGMENT_BYTES) {
         return "path segment longer than " + MAX_SEGMENT_BYTES + " bytes";
       }
     }

@@ -105,6 +105,11 @@ final class DatasetScheduler {
     this.maxRetryAfter = spec.guards().maxRetryAfter();
   }
 
+  /** Files not yet done (queued or in flight). */
+  synchronized int open() {
+    return open;
+  }
+
   /** Files fetched at once now. */
   synchronized int concurrency() {
     return concurrency;

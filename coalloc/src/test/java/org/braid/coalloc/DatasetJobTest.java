@@ -127,6 +127,43 @@ class DatasetJobTest {
   }
 
   @Test
+  void milestones_eachOnceInTheJobsOrder() throws Exception {
+    List<String> seen = new ArrayList<>();
+    DatasetReport r =
+        job(listed(false))
+            .milestones(
+                (name, when) -> {
+                  synchronized (seen) {
+                    seen.add(name);
+                  }
+                })
+            .build()
+            .run();
+    assertComplete(r);
+    List<String> want = new ArrayList<>(List.of("job", "prepared", "request1", "byte1"));
+    for (int i = 10; i <= 100; i += 10) {
+      want.add("files" + i);
+    }
+    // byte1 may come before or after request1 of other workers, but after the first request
+    assertEquals(Set.copyOf(want), Set.copyOf(seen), seen.toString());
+    assertEquals(want.size(), seen.size(), "each once: " + seen);
+    assertTrue(seen.indexOf("prepared") < seen.indexOf("request1"), seen.toString());
+    assertTrue(seen.indexOf("request1") < seen.indexOf("byte1"), seen.toString());
+    assertTrue(seen.indexOf("byte1") < seen.indexOf("files10"), seen.toString());
+    for (int i = 20; i <= 100; i += 10) {
+      assertTrue(seen.indexOf("files" + (i - 10)) < seen.indexOf("files" + i), seen.toString());
+    }
+  }
+
+  @Test
+  void warmUp_loadsTheJobsClassesWithoutAnyConnection() throws Exception {
+    DatasetWarmUp.run(SourceOptions.DEFAULT); // no server at 127.0.0.1:9 is needed
+    Thread t = DatasetWarmUp.start(SourceOptions.DEFAULT);
+    t.join(10_000);
+    assertFalse(t.isAlive());
+  }
+
+  @Test
   void secondRun_skipsVerifiedFilesAndRefetchesChangedOnes() throws Exception {
     List<DatasetFile> files = listed(false);
     assertComplete(job(files).build().run());

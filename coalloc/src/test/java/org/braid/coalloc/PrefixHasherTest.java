@@ -20,6 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The whole-file digests fed on a thread of their own as the stable prefix grows. */
 class PrefixHasherTest {
+  private static final long STEP = PrefixHasher.STEP;
+  private static final long AHEAD = PrefixHasher.AHEAD;
+
   @TempDir Path dir;
   static final List<String> ALGOS = List.of("sha-256", "md5", "adler32");
 
@@ -47,13 +50,38 @@ class PrefixHasherTest {
     new Random(3).nextBytes(data);
     try (PartFile p = part(data)) {
       AtomicLong stable = new AtomicLong();
-      try (PrefixHasher h = new PrefixHasher("t", p.runningDigests(ALGOS), stable::get)) {
+      try (PrefixHasher h =
+          new PrefixHasher("t", p.runningDigests(ALGOS), stable::get, STEP, AHEAD, 1)) {
         for (long at = 0; at < 4_000_000; at += 777_777) {
           stable.set(at);
           waitFor(h, at);
           // the hasher follows the prefix on its own and never reads past it
           assertEquals(at, h.hashed());
         }
+        assertEquals(p.digests(ALGOS), h.finish(data.length));
+      }
+    }
+  }
+
+  /**
+   * Before the end the hasher waits for {@link PrefixHasher#LEAST} new bytes rather than hash every
+   * packet's worth; what is below that at the end is hashed by finish.
+   */
+  @Test
+  void growthBelowTheLeastPass_waitsForMore_orForFinish() throws Exception {
+    byte[] data = new byte[3_000_000];
+    new Random(5).nextBytes(data);
+    try (PartFile p = part(data)) {
+      AtomicLong stable = new AtomicLong(PrefixHasher.LEAST - 1);
+      try (PrefixHasher h = new PrefixHasher("t", p.runningDigests(ALGOS), stable::get)) {
+        Thread.sleep(50);
+        assertEquals(0, h.hashed());
+        stable.set(PrefixHasher.LEAST + 1000);
+        waitFor(h, PrefixHasher.LEAST + 1000);
+        assertEquals(PrefixHasher.LEAST + 1000, h.hashed());
+        stable.set(2 * PrefixHasher.LEAST);
+        Thread.sleep(50);
+        assertEquals(PrefixHasher.LEAST + 1000, h.hashed());
         assertEquals(p.digests(ALGOS), h.finish(data.length));
       }
     }
@@ -84,7 +112,7 @@ class PrefixHasherTest {
   void close_stopsTheThread() throws Exception {
     byte[] data = new byte[1000];
     try (PartFile p = part(data)) {
-      PrefixHasher h = new PrefixHasher("t", p.runningDigests(ALGOS), () -> 10L);
+      PrefixHasher h = new PrefixHasher("t", p.runningDigests(ALGOS), () -> 10L, STEP, AHEAD, 1);
       waitFor(h, 10);
       h.close();
       assertTrue(
@@ -119,7 +147,7 @@ class PrefixHasherTest {
             return data.length;
           };
       try (PrefixHasher h =
-          new PrefixHasher("t", p.runningDigests(ALGOS), prefix, 64 << 10, 128 << 10)) {
+          new PrefixHasher("t", p.runningDigests(ALGOS), prefix, 64 << 10, 128 << 10, 1)) {
         waitFor(h, 64 << 10);
         AtomicLong waited = new AtomicLong(-1);
         Thread fetcher =
@@ -163,7 +191,8 @@ class PrefixHasherTest {
             }
             return data.length;
           };
-      PrefixHasher h = new PrefixHasher("t", p.runningDigests(ALGOS), prefix, 64 << 10, 128 << 10);
+      PrefixHasher h =
+          new PrefixHasher("t", p.runningDigests(ALGOS), prefix, 64 << 10, 128 << 10, 1);
       waitFor(h, 64 << 10);
       Thread fetcher =
           new Thread(

@@ -248,7 +248,7 @@ public final class Catalogs {
     if (t.isEmpty()) {
       throw new CatalogException(where + ": empty URL");
     }
-    if (t.length() > 4096 || t.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+    if (t.length() > 4096 || hasControl(t)) {
       throw new CatalogException(
           where
               + ": invalid URL "
@@ -300,7 +300,7 @@ public final class Catalogs {
       throw new CatalogException(
           where + ": file name is empty or too long: " + MetalinkParser.abbreviate(name));
     }
-    if (name.chars().anyMatch(c -> c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\\')) {
+    if (hasControlOrBackslash(name)) {
       throw new CatalogException(
           where
               + ": file name has control characters or a backslash: "
@@ -312,8 +312,13 @@ public final class Catalogs {
       throw new CatalogException(
           where + ": file name must be relative: " + MetalinkParser.abbreviate(name));
     }
-    for (String seg : name.split("/", -1)) {
-      if (seg.equals("..") || seg.equals(".") || seg.isEmpty()) {
+    for (int start = 0, end; start <= name.length(); start = end + 1) {
+      end = name.indexOf('/', start);
+      end = end < 0 ? name.length() : end;
+      int len = end - start;
+      if (len == 0
+          || (name.charAt(start) == '.'
+              && (len == 1 || (len == 2 && name.charAt(start + 1) == '.')))) {
         throw new CatalogException(
             where
                 + ": file name must not contain '.', '..' or empty segments (path traversal): "
@@ -327,6 +332,27 @@ public final class Catalogs {
           where + ": file name: " + problem + ": " + MetalinkParser.abbreviate(name));
     }
     return name;
+  }
+
+  // loops, not streams: a list of 100,000 entries checks each URL and name once
+  private static boolean hasControl(String t) {
+    for (int i = 0; i < t.length(); i++) {
+      char c = t.charAt(i);
+      if (c < 0x20 || c == 0x7f) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean hasControlOrBackslash(String t) {
+    for (int i = 0; i < t.length(); i++) {
+      char c = t.charAt(i);
+      if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\\') {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean isAsciiLetter(char c) {

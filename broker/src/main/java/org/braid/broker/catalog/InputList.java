@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Reads an input list in aria2's {@code -i} format: one file per entry, a line of its replica URLs
@@ -41,9 +40,6 @@ final class InputList {
           "retry-wait",
           "timeout",
           "connect-timeout");
-
-  private static final Pattern URL_SEPARATOR = Pattern.compile("[\t ]+");
-  private static final Pattern HEX = Pattern.compile("[0-9a-f]{1,256}");
 
   private final String source;
   private final CatalogLimits limits;
@@ -91,18 +87,29 @@ final class InputList {
       throw new CatalogException(
           source + ":" + lineNo + ": more than " + limits.maxFiles() + " files");
     }
-    String[] parts = URL_SEPARATOR.split(t);
-    if (parts.length > limits.maxUrlsPerFile()) {
-      throw new CatalogException(
-          source + ":" + lineNo + ": more than " + limits.maxUrlsPerFile() + " URLs");
-    }
-    urls = new ArrayList<>();
-    for (String p : parts) {
-      Replica r = Replica.of(Catalogs.parseUrl(p, source + ":" + lineNo));
-      if (urls.contains(r)) {
-        throw new CatalogException(source + ":" + lineNo + ": URL listed twice: " + p);
+    String where = source + ":" + lineNo;
+    urls = new ArrayList<>(4);
+    // URLs separated by tabs or spaces: split by hand (no regular expression per line)
+    for (int i = 0, n = t.length(); i < n; ) {
+      int end = i;
+      while (end < n && t.charAt(end) != ' ' && t.charAt(end) != '\t') {
+        end++;
+      }
+      if (urls.size() >= limits.maxUrlsPerFile()) {
+        throw new CatalogException(where + ": more than " + limits.maxUrlsPerFile() + " URLs");
+      }
+      String p = t.substring(i, end);
+      Replica r = Replica.of(Catalogs.parseUrl(p, where));
+      for (Replica other : urls) {
+        if (other.uri().equals(r.uri())) {
+          throw new CatalogException(where + ": URL listed twice: " + p);
+        }
       }
       urls.add(r);
+      i = end;
+      while (i < n && (t.charAt(i) == ' ' || t.charAt(i) == '\t')) {
+        i++;
+      }
     }
     entryLine = lineNo;
     out = null;
@@ -111,24 +118,26 @@ final class InputList {
   }
 
   private void option(String t, int lineNo) throws CatalogException {
-    String where = source + ":" + lineNo;
     if (urls == null) {
-      throw new CatalogException(where + ": an option line before the first URL line");
+      throw new CatalogException(
+          source + ":" + lineNo + ": an option line before the first URL line");
     }
     int eq = t.indexOf('=');
     if (eq < 1) {
-      throw new CatalogException(where + ": option must look like key=value");
+      throw new CatalogException(source + ":" + lineNo + ": option must look like key=value");
     }
     String key = t.substring(0, eq).strip().toLowerCase(Locale.ROOT);
     String value = t.substring(eq + 1).strip();
     switch (key) {
       case "out" -> out = value;
       case "dir" -> dir = value;
-      case "checksum" -> checksum(value, where);
+      case "checksum" -> checksum(value, lineNo);
       default -> {
         if (!IGNORED.contains(key)) {
           throw new CatalogException(
-              where
+              source
+                  + ":"
+                  + lineNo
                   + ": unknown option '"
                   + MetalinkParser.abbreviate(key)
                   + "' (braid reads out, dir and checksum; ignores "
@@ -139,14 +148,28 @@ final class InputList {
     }
   }
 
-  private void checksum(String value, String where) throws CatalogException {
+  private void checksum(String value, int lineNo) throws CatalogException {
     int eq = value.indexOf('=');
     String hex = eq < 0 ? "" : value.substring(eq + 1).strip().toLowerCase(Locale.ROOT);
-    if (eq < 1 || !HEX.matcher(hex).matches()) {
+    if (eq < 1 || !isHex(hex)) {
       throw new CatalogException(
-          where + ": checksum must look like TYPE=HEX, e.g. sha-256=9f86...");
+          source + ":" + lineNo + ": checksum must look like TYPE=HEX, e.g. sha-256=9f86...");
     }
     hashes.put(value.substring(0, eq).strip().toLowerCase(Locale.ROOT), hex);
+  }
+
+  /** 1 to 256 lower-case hexadecimal digits (a loop: no regular expression per line). */
+  static boolean isHex(String s) {
+    if (s.isEmpty() || s.length() > 256) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private void finish() throws CatalogException {

@@ -118,6 +118,7 @@ class DatasetCatalogsTest {
 
   @Test
   void inputList_badLines_nameTheLine() {
+    CatalogLimits limits = new CatalogLimits(16L << 20, 100_000, 2, 1_000_000);
     String[][] cases = {
       {"http://a/x\n  out=../../etc/passwd\n", "in.txt:1", "path traversal"},
       {"http://a/x\n  bogus=1\n", "in.txt:2", "unknown option 'bogus'"},
@@ -127,13 +128,19 @@ class DatasetCatalogsTest {
       {"http://a/dir/\n", "in.txt:1", "names a directory"},
       {"javascript:alert(1)\n", "in.txt:1", "scheme"},
       {"\n# nothing\n", "in.txt", "no URL"},
+      {"http://a/x \t\thttp://a/./x\n", "in.txt:1", "URL listed twice: http://a/./x"},
+      {"http://a/x\n  checksum=sha-256=AB-12\n", "in.txt:2", "TYPE=HEX"},
+      {"http://a/x\n  checksum=md5=" + "a".repeat(257) + "\n", "in.txt:2", "TYPE=HEX"},
+      {"http://a/x\n  out=a//b\n", "in.txt:1", "empty segments"},
+      {"http://a/x\n  out=a/./b\n", "in.txt:1", "'.'"},
+      {"http://a/x\n  out=a\\b\n", "in.txt:1", "backslash"},
+      {"http://a/x\u0001y\n", "in.txt:1", "control characters"},
+      {"http://a/1 http://a/2 http://a/3\n", "in.txt:1", "more than 2 URLs"},
     };
     for (String[] c : cases) {
       CatalogException e =
           assertThrows(
-              CatalogException.class,
-              () -> Catalogs.parseInputList(c[0], "in.txt", CatalogLimits.DEFAULT),
-              c[0]);
+              CatalogException.class, () -> Catalogs.parseInputList(c[0], "in.txt", limits), c[0]);
       assertTrue(e.getMessage().startsWith(c[1]), e.getMessage());
       assertTrue(e.getMessage().contains(c[2]), e.getMessage());
     }
