@@ -43,22 +43,36 @@ final class DatasetEstimates {
   }
 
   /**
-   * Expected seconds until a new file of this size, started now, would be complete on the server.
+   * Expected seconds until a new file of this size (negative: unknown, {@link #expectedSize}),
+   * started now, would be complete on the server.
    */
   double completion(DatasetServer s, long size, double fallback, long now) {
     double rate = s.rate(fallback);
-    return s.latency(now) + (backlog(s) + size) / rate;
+    return s.latency(now) + (backlog(s) + (size < 0 ? expectedSize() : size)) / rate;
   }
 
-  /** Bytes still to come from the server for the running tasks (co-allocated ones by rate). */
+  /**
+   * The size to expect of a file whose size is not known yet: the mean of the files fetched so far,
+   * 1 MiB before any. Counting such files as empty sent every file of a job without sizes (an input
+   * list) to the first server at the start, until their answers told their sizes, and let a slow
+   * server take as many of the last files as a fast one.
+   */
+  double expectedSize() {
+    return fetched == 0 ? 1 << 20 : (double) fetchedBytes / fetched;
+  }
+
+  /**
+   * Bytes still to come from the server for the running tasks (co-allocated ones by rate; those of
+   * unknown size at {@link #expectedSize}).
+   */
   private double backlog(DatasetServer s) {
     double b = 0;
     for (DatasetTask t : running) {
       int k = t.servers.indexOf(s);
-      if (k < 0 || t.size < 0) {
+      if (k < 0 || (t.size < 0 && t.servers.size() > 1)) {
         continue;
       }
-      double left = Math.max(0, t.size - t.received);
+      double left = Math.max(0, (t.size < 0 ? expectedSize() : t.size) - t.received);
       if (t.servers.size() == 1) {
         b += left;
       } else {
@@ -106,8 +120,7 @@ final class DatasetEstimates {
    * received by the running tasks.
    */
   double jobSecondsLeft(double fallback) {
-    double mean = fetched == 0 ? 1 << 20 : (double) fetchedBytes / fetched;
-    double bytes = knownLeft + unknownLeft * mean;
+    double bytes = knownLeft + unknownLeft * expectedSize();
     for (DatasetTask t : running) {
       if (!t.duplicate && t.size >= 0) {
         bytes -= Math.min(t.size, t.received);

@@ -367,21 +367,26 @@ final class DatasetScheduler {
   synchronized boolean keepDiscovered(DatasetTask t, long size) {
     long now = ticker.read();
     double fallback = estimates.fallbackRate();
-    double mine = estimates.completion(t.servers.get(0), size, fallback, now);
     double job = estimates.jobSecondsLeft(fallback);
+    t.size = size; // in the server's backlog at its size, less what arrived already
+    double mine = estimates.completion(t.servers.get(0), 0, fallback, now);
     boolean keep = mine <= KEEP_SHARE * job;
-    LOG.debug(
-        "[{}] {} is {} B: {} on {} (done there in {} s, the job in {} s)",
-        id,
-        DatasetNames.shown(files.get(t.file).path()),
-        size,
-        keep ? "kept" : "co-allocating it rather than",
-        t.servers.get(0).key,
-        Math.round(mine * 10) / 10.0,
-        Math.round(job * 10) / 10.0);
+    if (LOG.isDebugEnabled()) {
+      LOG.debug(
+          "[{}] {} is {} B: {} on {} (done there in {} s at {} B/s, the job in {} s)",
+          id,
+          DatasetNames.shown(files.get(t.file).path()),
+          size,
+          keep ? "kept" : "co-allocating it rather than",
+          t.servers.get(0).key,
+          Math.round(mine * 10) / 10.0,
+          Math.round(t.servers.get(0).rate(fallback)),
+          Math.round(job * 10) / 10.0);
+    }
     if (keep) {
       sized(states[t.file], size);
-      t.size = size;
+    } else {
+      t.size = -1;
     }
     return keep;
   }

@@ -168,15 +168,57 @@ class DatasetSchedulerTest {
     assertTrue(s.keepDiscovered(onA, 40_000_000));
     assertEquals(40_000_000, onA.size);
     assertEquals(40_000_000, s.state(onA.file).size);
-    // near a job's end (one more file of 1 MB), a 10 MB file found on B, which would take 10 s
-    // there: sent back to be co-allocated
+    // near a job's end (A busy with a last file of 11 MB), a 10 MB file found on B, which would
+    // take 10 s there: sent back to be co-allocated
+    DatasetFile last = DatasetFile.of("last", 11_000_000, List.of(A.resolve("l"), B.resolve("l")));
     DatasetFile big = DatasetFile.of("big", -1, List.of(B.resolve("big"), A.resolve("big")));
-    List<DatasetFile> two = List.of(big, files.get(1));
     DatasetScheduler t =
-        scheduler(two, 1, Map.of("http://a.example:80", 10e6, "http://b.example:80", 1e6));
+        scheduler(
+            List.of(last, big), 2, Map.of("http://a.example:80", 10e6, "http://b.example:80", 1e6));
+    assertTrue(onA(t.poll(clock.get())));
     DatasetTask onB = t.poll(clock.get());
-    assertTrue(!onA(onB));
+    assertTrue(!onA(onB), "A's backlog (1.1 s) is longer than a file of the expected size on B");
     assertTrue(!t.keepDiscovered(onB, 10_000_000));
     assertEquals(-1, onB.size, "left for the scheduler to plan again");
+  }
+
+  @Test
+  void filesOfUnknownSize_areSpreadOverTheServersFromTheStart() {
+    // an input list without sizes: counted as empty, all four first files went to A
+    List<DatasetFile> files = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      files.add(DatasetFile.of("u" + i, -1, List.of(A.resolve("u" + i), B.resolve("u" + i))));
+    }
+    DatasetScheduler s = scheduler(files, 4);
+    int onA = 0;
+    for (int i = 0; i < 4; i++) {
+      if (onA(s.poll(clock.get()))) {
+        onA++;
+      }
+    }
+    assertEquals(2, onA, "two files of the expected size on each of two equal servers");
+  }
+
+  @Test
+  void aSlowFileAtTheTail_isCopiedOnlyToAnIdleServer() {
+    List<DatasetFile> files =
+        List.of(
+            DatasetFile.of("on-b", 40_000_000, List.of(B.resolve("on-b"))),
+            DatasetFile.of("slow", 3_000_000, List.of(A.resolve("slow"), B.resolve("slow"))));
+    DatasetScheduler s =
+        scheduler(files, 3, Map.of("http://a.example:80", 1e6, "http://b.example:80", 10e6));
+    long t0 = clock.get();
+    DatasetTask onB = s.poll(t0);
+    DatasetTask slow = s.poll(t0);
+    assertTrue(!onA(onB) && onA(slow), "B busy for 4 s: the 3 MB file on A (3 s)");
+    slow.firstByteNanos = t0;
+    slow.received = 100_000;
+    onB.firstByteNanos = t0;
+    onB.received = 1_000_000;
+    clock.set(t0 + 1000 * MS);
+    assertEquals(null, s.poll(clock.get()), "no copy while B serves another file");
+    finish(s, onB, 10, 1000);
+    DatasetTask copy = s.poll(clock.get());
+    assertTrue(copy != null && copy.duplicate && !onA(copy), "B idle: a copy of the slow file");
   }
 }
