@@ -391,6 +391,11 @@ final class DatasetScheduler {
     return keep;
   }
 
+  /** Seconds the job still needs by the current estimates ({@link DatasetEstimates}). */
+  synchronized double jobSecondsLeft() {
+    return estimates.jobSecondsLeft(estimates.fallbackRate());
+  }
+
   /** Stops the job: no new task; running ones are cancelled. */
   synchronized void stop(String why) {
     if (stopped == null) {

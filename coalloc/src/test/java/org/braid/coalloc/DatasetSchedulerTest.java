@@ -221,4 +221,74 @@ class DatasetSchedulerTest {
     DatasetTask copy = s.poll(clock.get());
     assertTrue(copy != null && copy.duplicate && !onA(copy), "B idle: a copy of the slow file");
   }
+
+  @Test
+  void theJobsTimeLeft_followsTheMeasuredRates() {
+    // 200 files of 1 MB, sizes unknown until fetched; A delivers 10 MB/s, B 1 MB/s
+    List<DatasetFile> files = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      files.add(DatasetFile.of("u" + i, -1, List.of(A.resolve("u" + i), B.resolve("u" + i))));
+    }
+    DatasetScheduler s = scheduler(files, 8);
+    List<DatasetTask> running = new ArrayList<>();
+    long start = clock.get();
+    while (s.open() > 100) {
+      DatasetTask t;
+      while ((t = s.poll(clock.get())) != null) {
+        t.firstByteNanos = clock.get();
+        running.add(t);
+      }
+      clock.addAndGet(10 * MS);
+      for (DatasetServer server : s.servers()) {
+        long n = inFlight(running, server) == 0 ? 0 : server.key.contains("a.") ? 100_000 : 10_000;
+        int k = inFlight(running, server);
+        for (DatasetTask r : running) {
+          if (r.servers.get(0) == server) {
+            r.received += n / k;
+            server.delivered.add(n / k);
+          }
+        }
+      }
+      s.sample(clock.get());
+      for (DatasetTask r : new ArrayList<>(running)) {
+        if (r.received >= 1_000_000) {
+          running.remove(r);
+          s.finished(r, DatasetOutcome.ok(1_000_000, Map.of(), Map.of(r.servers.get(0).key, 1L)));
+        }
+      }
+    }
+    double took = (clock.get() - start) / 1e9;
+    // 100 MB left at 11 MB/s together: about 9 s (it took about as long for the first half)
+    assertTrue(took > 7 && took < 12, "first half in " + took + " s");
+    double left = s.jobSecondsLeft();
+    assertTrue(left > 7 && left < 11, "estimated " + left + " s left");
+  }
+
+  @Test
+  void anIdleSlowServer_isGivenAFile_unlessItWouldMakeTheJobsEndWait() {
+    Map<String, Double> rates = Map.of("http://a.example:80", 10e6, "http://b.example:80", 1e6);
+    List<DatasetFile> many = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      many.add(DatasetFile.of("f" + i, 100_000, List.of(A.resolve("f" + i), B.resolve("f" + i))));
+    }
+    DatasetScheduler s = scheduler(many, 3, rates);
+    assertTrue(onA(s.poll(clock.get())));
+    // A would finish a second file sooner (0.02 s against 0.1 s), but B is idle and 0.9 s of
+    // work is left: B gets it
+    assertTrue(!onA(s.poll(clock.get())), "the idle server B is given the second file");
+    // at the end (two files left), B would make the job wait: both go to A
+    DatasetScheduler end = scheduler(many.subList(0, 2), 3, rates);
+    assertTrue(onA(end.poll(clock.get())));
+    assertTrue(onA(end.poll(clock.get())), "B idle but too slow for the job's last files");
+  }
+
+  private static int inFlight(List<DatasetTask> running, DatasetServer server) {
+    int n = 0;
+    for (DatasetTask t : running) {
+      if (t.servers.get(0) == server) {
+        n++;
+      }
+    }
+    return n;
+  }
 }
