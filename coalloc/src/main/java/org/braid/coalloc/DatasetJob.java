@@ -80,7 +80,9 @@ final class DatasetJob {
                 maxWorkers(spec) * (spec.options().connectionsPerSource() + 1));
         DatasetJournal journal =
             spec.journal() == null ? null : new DatasetJournal(spec.journal(), ticker)) {
-      int skipped = prepare(output, state);
+      fetch = new DatasetFetch(spec, output, state, scheduler, pool, journal);
+      fetch.milestones = milestones;
+      int skipped = prepareAndStart(output, state);
       milestones.mark("prepared");
       LOG.info(
           "[{}] {} files into {}: {} verified earlier, {} at once",
@@ -89,9 +91,6 @@ final class DatasetJob {
           output.dir,
           skipped,
           spec.concurrency());
-      fetch = new DatasetFetch(spec, output, state, scheduler, pool, journal);
-      fetch.milestones = milestones;
-      spawn(spec.concurrency());
       supervise(t0);
       for (Thread w : workers) {
         try {
@@ -106,6 +105,42 @@ final class DatasetJob {
       }
     }
     return DatasetReports.build(id, spec, scheduler, output.dir, start, (ticker.read() - t0) / 1e9);
+  }
+
+  /**
+   * Files queued before the workers start: the first requests go out while the rest of a long
+   * dataset is still checked against the output directory.
+   */
+  static final int HEAD_START = 8;
+
+  /**
+   * Prepares the files ({@link #prepare}) and starts the workers as soon as the first {@link
+   * #HEAD_START} files are queued; returns how many files were skipped. If preparing fails, the
+   * workers started are stopped before the failure is thrown.
+   */
+  private int prepareAndStart(DatasetOutput output, DatasetState state) throws IOException {
+    scheduler.preparing(true);
+    try {
+      return prepare(output, state);
+    } catch (IOException | RuntimeException e) {
+      cancel("cannot prepare the files: " + OneLine.of(e));
+      joinWorkers();
+      throw e;
+    } finally {
+      scheduler.preparing(false);
+      spawn(spec.concurrency());
+    }
+  }
+
+  private void joinWorkers() {
+    for (Thread w : workers) {
+      try {
+        w.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 
   /** Starts worker threads until there are {@code n} (called from the job's thread only). */
@@ -195,6 +230,7 @@ final class DatasetJob {
     Map<Integer, String> conflicts = DatasetOutput.conflicts(spec.files());
     Map<Path, Boolean> dirs = new HashMap<>();
     int skipped = 0;
+    int queued = 0;
     for (int i = 0; i < spec.files().size(); i++) {
       DatasetFile f = spec.files().get(i);
       if (conflicts.containsKey(i)) {
@@ -202,7 +238,7 @@ final class DatasetJob {
         continue;
       }
       if (spec.resume() && !output.parentExists(f.path(), dirs)) {
-        scheduler.prepared(i, null, null); // nothing of it on disk yet: no look at each file
+        queued = queue(i, queued); // nothing of it on disk yet: no look at each file
         continue;
       }
       if (spec.resume() && verified(output, state, f, i)) {
@@ -214,9 +250,20 @@ final class DatasetJob {
         Path ctl = target.resolveSibling(target.getFileName() + ".braid-ctl");
         scheduler.state(i).resumable = Files.isRegularFile(ctl, LinkOption.NOFOLLOW_LINKS);
       }
-      scheduler.prepared(i, null, null);
+      queued = queue(i, queued);
     }
     return skipped;
+  }
+
+  /**
+   * Queues file {@code i}, the {@code queued}th; starts the workers at the {@link #HEAD_START}th.
+   */
+  private int queue(int i, int queued) {
+    scheduler.prepared(i, null, null);
+    if (queued + 1 == HEAD_START) {
+      spawn(spec.concurrency());
+    }
+    return queued + 1;
   }
 
   /** Whether the file is in place and verified: recorded unchanged, or hashed to its checksums. */

@@ -75,6 +75,9 @@ final class DatasetScheduler {
   private String stopped;
   private int open;
 
+  /** Files are still being queued ({@link #preparing(boolean)}): workers wait rather than end. */
+  private boolean preparing;
+
   DatasetScheduler(String id, DatasetSpec spec, Map<String, Double> predicted) {
     this.id = id;
     this.files = spec.files();
@@ -124,6 +127,16 @@ final class DatasetScheduler {
     return List.copyOf(servers.values());
   }
 
+  /**
+   * Says whether the job is still checking files against the disk and queueing them: meanwhile a
+   * worker finding nothing to do waits for more instead of ending, and no file is copied a second
+   * time.
+   */
+  synchronized void preparing(boolean p) {
+    preparing = p;
+    notifyAll();
+  }
+
   /** Marks a file done before the job starts (skipped) or unfit (failed), or queues it. */
   synchronized void prepared(int file, String status, String error) {
     DatasetFileState st = states[file];
@@ -133,6 +146,7 @@ final class DatasetScheduler {
       pending.add(file);
       open++;
       estimates.opened(st.size);
+      notify(); // a worker waiting for the first files
     }
   }
 
@@ -142,7 +156,7 @@ final class DatasetScheduler {
    */
   synchronized DatasetTask next() throws InterruptedException {
     while (true) {
-      if (stopped != null || open == 0) {
+      if (stopped != null || (open == 0 && !preparing)) {
         return null;
       }
       DatasetTask t = poll(ticker.read());
@@ -159,7 +173,7 @@ final class DatasetScheduler {
       return null;
     }
     DatasetTask t = fromPending(now);
-    if (t == null && pending.isEmpty()) {
+    if (t == null && pending.isEmpty() && !preparing) {
       t = chooser.duplicate(running, this::candidates, now);
     }
     if (t != null) {
@@ -414,7 +428,7 @@ final class DatasetScheduler {
 
   /** Whether every file is done (or the job stopped and nothing runs). */
   synchronized boolean done() {
-    return (open == 0 || stopped != null) && running.isEmpty();
+    return ((open == 0 && !preparing) || stopped != null) && running.isEmpty();
   }
 
   /** Waits until a task ends or the time passes. */

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.braid.coalloc.journal.JournalLine;
@@ -147,11 +148,56 @@ class DatasetJobTest {
     // byte1 may come before or after request1 of other workers, but after the first request
     assertEquals(Set.copyOf(want), Set.copyOf(seen), seen.toString());
     assertEquals(want.size(), seen.size(), "each once: " + seen);
-    assertTrue(seen.indexOf("prepared") < seen.indexOf("request1"), seen.toString());
+    // the first requests go out while the rest of the files are prepared: either may come first
+    assertTrue(seen.indexOf("job") < seen.indexOf("request1"), seen.toString());
+    assertTrue(seen.indexOf("prepared") < seen.indexOf("files10"), seen.toString());
     assertTrue(seen.indexOf("request1") < seen.indexOf("byte1"), seen.toString());
     assertTrue(seen.indexOf("byte1") < seen.indexOf("files10"), seen.toString());
     for (int i = 20; i <= 100; i += 10) {
       assertTrue(seen.indexOf("files" + (i - 10)) < seen.indexOf("files" + i), seen.toString());
+    }
+  }
+
+  @Test
+  void theFirstRequests_goOutWhileTheRestIsCheckedAgainstTheDirectory() throws Exception {
+    // 8 files to fetch first, then 24 of 2 MB verified by an earlier run (hashed again: no record)
+    List<DatasetFile> files = new ArrayList<>(listed(true).subList(0, DatasetJob.HEAD_START));
+    SplittableRandom r = new SplittableRandom(7);
+    for (int i = 0; i < 24; i++) {
+      String name = "done/d" + i + ".bin";
+      byte[] data = new byte[2 << 20];
+      r.nextBytes(data);
+      Files.createDirectories(out.resolve("done"));
+      Files.write(out.resolve(name), data);
+      String hex = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
+      files.add(
+          DatasetFile.of(name, data.length, List.of(a.resolve(name).toUri()))
+              .withChecksums(List.of(new Checksum("sha-256", hex))));
+    }
+    AtomicInteger preparedFirst = new AtomicInteger(-1);
+    AtomicBoolean prepared = new AtomicBoolean();
+    DatasetReport rep =
+        job(files)
+            .milestones(
+                (name, when) -> {
+                  if (name.equals("prepared")) {
+                    prepared.set(true);
+                  }
+                })
+            .sourceFactory(
+                u -> {
+                  preparedFirst.compareAndSet(-1, prepared.get() ? 1 : 0);
+                  return new FileRangeSource(u);
+                })
+            .build()
+            .run();
+    assertEquals(DatasetJob.HEAD_START, rep.count("fetched"), DatasetReports.text(rep, 10));
+    assertEquals(24, rep.count("skipped"));
+    assertEquals(
+        0, preparedFirst.get(), "the first request went out before the files were all checked");
+    for (int i = 0; i < DatasetJob.HEAD_START; i++) {
+      String n = files.get(i).path();
+      assertArrayEquals(Files.readAllBytes(a.resolve(n)), Files.readAllBytes(out.resolve(n)), n);
     }
   }
 

@@ -27,6 +27,15 @@ class DatasetSchedulerTest {
 
   private DatasetScheduler scheduler(
       List<DatasetFile> files, int concurrency, Map<String, Double> predicted) {
+    DatasetScheduler s = unprepared(files, concurrency, predicted);
+    for (int i = 0; i < files.size(); i++) {
+      s.prepared(i, null, null);
+    }
+    return s;
+  }
+
+  private DatasetScheduler unprepared(
+      List<DatasetFile> files, int concurrency, Map<String, Double> predicted) {
     DatasetSpec spec =
         new DatasetSpec(
             files,
@@ -45,11 +54,7 @@ class DatasetSchedulerTest {
             null,
             Guards.DEFAULT,
             null);
-    DatasetScheduler s = new DatasetScheduler("test", spec, predicted);
-    for (int i = 0; i < files.size(); i++) {
-      s.prepared(i, null, null);
-    }
-    return s;
+    return new DatasetScheduler("test", spec, predicted);
   }
 
   private static List<DatasetFile> smallFiles(int n) {
@@ -280,6 +285,32 @@ class DatasetSchedulerTest {
     DatasetScheduler end = scheduler(many.subList(0, 2), 3, rates);
     assertTrue(onA(end.poll(clock.get())));
     assertTrue(onA(end.poll(clock.get())), "B idle but too slow for the job's last files");
+  }
+
+  @Test
+  void whileFilesAreStillQueued_aWorkerWaitsForThemRatherThanEnding() throws Exception {
+    DatasetScheduler s = unprepared(smallFiles(2), 2, Map.of());
+    s.preparing(true);
+    assertTrue(!s.done(), "nothing queued yet, but more to come");
+    DatasetTask[] got = new DatasetTask[1];
+    Thread worker =
+        new Thread(
+            () -> {
+              try {
+                got[0] = s.next();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+    worker.start();
+    worker.join(200);
+    assertTrue(worker.isAlive(), "the worker waits");
+    s.prepared(0, null, null);
+    worker.join(5000);
+    assertEquals(0, got[0].file);
+    s.prepared(1, null, null);
+    s.preparing(false);
+    assertEquals(1, s.next().file);
   }
 
   private static int inFlight(List<DatasetTask> running, DatasetServer server) {
