@@ -22,7 +22,7 @@ public final class DatasetReports {
       DatasetFileState st = s.state(i);
       String status = st.status;
       String error = st.error;
-      if (status == null || status.equals("committing")) {
+      if (status == null || status.equals(DatasetScheduler.COMMITTING)) {
         status = DatasetFileState.FAILED;
         error = "not fetched: the job stopped (" + stopped + "); run again to go on";
       }

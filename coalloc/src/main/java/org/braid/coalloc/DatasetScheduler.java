@@ -47,6 +47,9 @@ final class DatasetScheduler {
    */
   static final double KEEP_SHARE = 0.5;
 
+  /** The status of a file whose verified copy is being given its final name. */
+  static final String COMMITTING = "committing";
+
   /** Rounds over transiently failing sources before a file fails (unless --max-tries says). */
   static final int MAX_ROUNDS = 3;
 
@@ -235,7 +238,7 @@ final class DatasetScheduler {
     if (st.status != null || stopped != null || t.cancelled) {
       return false;
     }
-    st.status = "committing";
+    st.status = COMMITTING;
     if (t.twin != null) {
       t.twin.cancel();
     }
@@ -363,8 +366,14 @@ final class DatasetScheduler {
     LOG.warn("[{}] {} failed: {}", id, DatasetNames.shown(files.get(file).path()), st.error);
   }
 
+  /**
+   * Records a file's size now known; the estimates count it if the file is still open (queued, in
+   * flight, or being committed by the task that just fetched it: counting only the first left the
+   * job's time left at about half the dataset's bytes to the end, as every file fetched whole was
+   * taken off the known bytes without ever being added).
+   */
   private void sized(DatasetFileState st, long size) {
-    if (st.size < 0 && st.status == null) {
+    if (st.size < 0 && (st.status == null || st.status.equals(COMMITTING))) {
       estimates.sized(size);
     }
     st.size = size;
