@@ -25,6 +25,8 @@
 # Environment: BENCH_CONTENDERS replaces every scenario's contenders (debugging);
 # BENCH_TRACES the directory of the HSDPA traces (default ../shared/data/traces/hsdpa);
 # TB_PREFIX and TB_NET run the harness under other names and addresses (see testbed.sh);
+# Braid contenders besides the schemes: braid-pipelined (--pipeline), braid-pipelined1 (--pipeline
+# --connections-per-source 1), braid-c1 (--connections-per-source 1).
 # GUC_STREAMS the parallel streams of the guc-p contender (default 8, paper 003's setting);
 # BENCH_GRID_MB the file size of scenario grid in MB (default 200; smaller for a quick check).
 set -euo pipefail
@@ -354,6 +356,12 @@ run_one() { # contender mb rep position plot(0|1)
       if [ "$spec" = pipelined ]; then  # the default scheme with --pipeline (issue 17)
         scheme=adaptive
         opts+=(--pipeline)
+      elif [ "$spec" = pipelined1 ]; then  # the same, one connection per replica
+        scheme=adaptive
+        opts+=(--pipeline --connections-per-source 1)
+      elif [ "$spec" = c1 ]; then  # the default scheme, one connection per replica
+        scheme=adaptive
+        opts+=(--connections-per-source 1)
       fi
       opts+=(--scheme "$scheme")
       [ -n "$k" ] && opts+=(--blocks "$k")
