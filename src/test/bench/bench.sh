@@ -26,7 +26,8 @@
 # BENCH_TRACES the directory of the HSDPA traces (default ../shared/data/traces/hsdpa);
 # TB_PREFIX and TB_NET run the harness under other names and addresses (see testbed.sh);
 # Braid contenders besides the schemes: braid-pipelined (--pipeline), braid-pipelined1 (--pipeline
-# --connections-per-source 1), braid-c1 (--connections-per-source 1).
+# --connections-per-source 1), braid-c1 (--connections-per-source 1), braid-seq (--no-pipeline),
+# braid-norenew (--pipeline, BRAID_JAVA_OPTS=-Dbraid.renew=false).
 # GUC_STREAMS the parallel streams of the guc-p contender (default 8, paper 003's setting);
 # BENCH_GRID_MB the file size of scenario grid in MB (default 200; smaller for a quick check).
 set -euo pipefail
@@ -362,6 +363,15 @@ run_one() { # contender mb rep position plot(0|1)
       elif [ "$spec" = c1 ]; then  # the default scheme, one connection per replica
         scheme=adaptive
         opts+=(--connections-per-source 1)
+      elif [ "$spec" = seq ]; then  # the default scheme, requests one at a time
+        scheme=adaptive
+        opts+=(--no-pipeline)
+      fi
+      local -a envs=()
+      if [ "$spec" = norenew ]; then  # pipelined without renewing connections on a rising rate
+        scheme=adaptive
+        opts+=(--pipeline)
+        envs=(BRAID_JAVA_OPTS=-Dbraid.renew=false)
       fi
       opts+=(--scheme "$scheme")
       [ -n "$k" ] && opts+=(--blocks "$k")
@@ -370,7 +380,7 @@ run_one() { # contender mb rep position plot(0|1)
         for r in $RATES; do opts+=(--rate "${u[$i]}=${r}Mbit/s"); i=$((i + 1)); done
       fi
       [ "$plot" = 1 ] && opts+=(--plot "$out/timeline-$SCEN$(rtt_slug)-$c.png")
-      "${timed[@]}" ip netns exec "$TB_CLIENT" "$repo/braid" get "${u[@]}" -o "$o" \
+      "${timed[@]}" ip netns exec "$TB_CLIENT" env ${envs[@]+"${envs[@]}"} "$repo/braid" get "${u[@]}" -o "$o" \
         "${opts[@]}" >"$work/braid.json" 2>"$log" || rc=$? ;;
     *) echo "bench: unknown contender $c" >&2; exit 2 ;;
   esac

@@ -40,11 +40,14 @@ final class ConnectionOptions {
 
   @Option(
       names = "--pipeline",
+      negatable = true,
       description =
           "Send http:// range requests ahead of their answers on one kept connection per flow"
-              + " (HTTP/1.1 pipelining), sized by rate x round-trip time; for distant replicas."
-              + " No redirects on such connections; https and proxied replicas are not affected.")
-  boolean pipeline;
+              + " (HTTP/1.1 pipelining), sized by rate x round-trip time. Default: on for files of"
+              + " 64 MiB or more from distant replicas (median first answer 80 ms or more) with"
+              + " the default scheme, off otherwise; --no-pipeline turns it off. No redirects on"
+              + " such connections; https and proxied replicas are not affected.")
+  Boolean pipeline;
 
   @Option(
       names = "--stall-timeout",
@@ -112,11 +115,13 @@ final class ConnectionOptions {
         SourceOptions.builder()
             .gridFtpStreams(streams)
             .tcpBuffer(tcpBuffer)
-            .pipelining(pipeline)
             .stallTimeout(GetCommand.seconds(stallTimeout, "--stall-timeout"))
             .connectTimeout(GetCommand.seconds(connectTimeout, "--connect-timeout"));
     if (connections != null) {
       so.connectionsPerSource(connections);
+    }
+    if (pipeline != null) {
+      so.pipelining(pipeline);
     }
     String token = System.getenv("BRAID_BEARER_TOKEN");
     if (tokenFile != null) {
