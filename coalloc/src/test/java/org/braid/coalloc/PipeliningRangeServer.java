@@ -25,7 +25,7 @@ final class PipeliningRangeServer implements Closeable {
   private static final Pattern RANGE = Pattern.compile("(?i)range:\\s*bytes=(\\d+)-(\\d+)");
 
   private final byte[] data;
-  private final double rate;
+  private volatile double rate;
   private final IntFunction<String> headers;
   private final ServerSocket server;
   final AtomicInteger connections = new AtomicInteger();
@@ -40,6 +40,11 @@ final class PipeliningRangeServer implements Closeable {
     Thread t = new Thread(this::accept, "pipelining-server");
     t.setDaemon(true);
     t.start();
+  }
+
+  /** Changes the rate of every connection from now on (bytes per second, 0: unlimited). */
+  void rate(double bytesPerSecond) {
+    this.rate = bytesPerSecond;
   }
 
   URI uri() {

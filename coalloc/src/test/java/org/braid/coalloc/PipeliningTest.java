@@ -143,4 +143,41 @@ class PipeliningTest {
       assertArrayEquals(Files.readAllBytes(src), Files.readAllBytes(out));
     }
   }
+
+  @Test
+  void download_pipelined_renewsItsConnection_whenTheRateRises() throws Exception {
+    byte[] d = data(12_000_000);
+    try (PipeliningRangeServer srv = new PipeliningRangeServer(d, 1e6, n -> null)) {
+      // the replica's link gets faster and faster after 2 s (as a warm connection's would after
+      // the link sped up, if it could keep up)
+      Thread faster =
+          new Thread(
+              () -> {
+                try {
+                  Thread.sleep(2000);
+                  for (double r = 1.5e6; r < 20e6; r *= 1.5) {
+                    srv.rate(r);
+                    Thread.sleep(300);
+                  }
+                  srv.rate(0);
+                } catch (InterruptedException e) {
+                  // test over
+                }
+              });
+      faster.setDaemon(true);
+      faster.start();
+      Path out = dir.resolve("out");
+      Download.builder()
+          .sources(List.of(srv.uri()))
+          .output(out)
+          .sourceOptions(SourceOptions.builder().pipelining(true).connectionsPerSource(1).build())
+          .journal(null)
+          .build()
+          .run();
+      faster.interrupt();
+      assertArrayEquals(d, Files.readAllBytes(out));
+      // the probe's, the pipe's, and at least one renewal's
+      assertTrue(srv.connections.get() >= 3, "connections: " + srv.connections.get());
+    }
+  }
 }
