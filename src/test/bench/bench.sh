@@ -27,7 +27,8 @@
 # TB_PREFIX and TB_NET run the harness under other names and addresses (see testbed.sh);
 # Braid contenders besides the schemes: braid-pipelined (--pipeline), braid-pipelined1 (--pipeline
 # --connections-per-source 1), braid-c1 (--connections-per-source 1), braid-seq (--no-pipeline),
-# braid-norenew (--pipeline, BRAID_JAVA_OPTS=-Dbraid.renew=false).
+# braid-norenew (--pipeline, BRAID_JAVA_OPTS=-Dbraid.renew=false); BENCH_BRAID_LOG sets BRAID_LOG for
+# braid contenders and keeps each run's log in DIR/braid-logs/.
 # GUC_STREAMS the parallel streams of the guc-p contender (default 8, paper 003's setting);
 # BENCH_GRID_MB the file size of scenario grid in MB (default 200; smaller for a quick check).
 set -euo pipefail
@@ -368,10 +369,11 @@ run_one() { # contender mb rep position plot(0|1)
         opts+=(--no-pipeline)
       fi
       local -a envs=()
+      [ -n "${BENCH_BRAID_LOG:-}" ] && envs+=("BRAID_LOG=$BENCH_BRAID_LOG")
       if [ "$spec" = norenew ]; then  # pipelined without renewing connections on a rising rate
         scheme=adaptive
         opts+=(--pipeline)
-        envs=(BRAID_JAVA_OPTS=-Dbraid.renew=false)
+        envs+=(BRAID_JAVA_OPTS=-Dbraid.renew=false)
       fi
       opts+=(--scheme "$scheme")
       [ -n "$k" ] && opts+=(--blocks "$k")
@@ -381,7 +383,10 @@ run_one() { # contender mb rep position plot(0|1)
       fi
       [ "$plot" = 1 ] && opts+=(--plot "$out/timeline-$SCEN$(rtt_slug)-$c.png")
       "${timed[@]}" ip netns exec "$TB_CLIENT" env ${envs[@]+"${envs[@]}"} "$repo/braid" get "${u[@]}" -o "$o" \
-        "${opts[@]}" >"$work/braid.json" 2>"$log" || rc=$? ;;
+        "${opts[@]}" >"$work/braid.json" 2>"$log" || rc=$?
+      if [ -n "${BENCH_BRAID_LOG:-}" ]; then
+        mkdir -p "$out/braid-logs" && cp "$log" "$out/braid-logs/$SCEN$(rtt_slug)-$c-$rep.log"
+      fi ;;
     *) echo "bench: unknown contender $c" >&2; exit 2 ;;
   esac
   t1=$(date +%s.%N)

@@ -53,6 +53,8 @@ final class PipelinedFetch {
    */
   private volatile boolean renewing = !"false".equals(System.getProperty("braid.renew"));
 
+  private volatile long renewMinLatency = RateRise.MIN_LATENCY_NANOS;
+
   private volatile String stopped;
 
   PipelinedFetch(String id, Leases leases, Fetcher.Sink sink) {
@@ -64,6 +66,11 @@ final class PipelinedFetch {
   /** Turns renewal on rising rates ({@link RateRise}) off: for tests of the plain loop. */
   void noRenewal() {
     renewing = false;
+  }
+
+  /** Renews connections to replicas however near (tests on this machine). */
+  void renewNearReplicas() {
+    renewMinLatency = 0;
   }
 
   /** Connection renewals claimed so far for the replica. */
@@ -133,7 +140,7 @@ final class PipelinedFetch {
       Set<Lease> ended,
       Leases.Request firstRequest,
       ReadableByteChannel data) {
-    RateRise rise = rises.computeIfAbsent(f.replica, r -> new RateRise());
+    RateRise rise = rises.computeIfAbsent(f.replica, r -> new RateRise(renewMinLatency));
     boolean reconnect = false;
     while (stopped == null) {
       if (sent.isEmpty()) {
@@ -155,7 +162,7 @@ final class PipelinedFetch {
         c.pipe = opener.open();
         open.add(c.pipe);
         if (reconnect) {
-          rise.reconnected(f.latencyNanos, System.nanoTime());
+          rise.reconnected(c.pipe.connectNanos(), System.nanoTime());
         }
         for (Leases.Request r : sent) {
           if (r != firstRequest) {
@@ -198,7 +205,7 @@ final class PipelinedFetch {
         giveBack(sent, ended, "error: " + e);
         return;
       } finally {
-        c.close(f);
+        c.close();
       }
       reconnect = true;
     }
@@ -253,7 +260,7 @@ final class PipelinedFetch {
     while (done < head.length()) {
       if (!ended.contains(l) && l.cancelReason != null) {
         leases.release(l);
-        stop(l, sent, ended, head.length() - done, drainLimit(f, reader));
+        stop(l, sent, ended, head.length() - done, drainLimit(c, reader));
       }
       buf.clear();
       int asked = (int) Math.min(buf.capacity(), head.length() - done);
@@ -269,7 +276,7 @@ final class PipelinedFetch {
           if (st == Leases.Step.STOP) {
             leases.release(l);
           }
-          stop(l, sent, ended, head.length() - done, drainLimit(f, reader));
+          stop(l, sent, ended, head.length() - done, drainLimit(c, reader));
         }
       }
       topUp(f, c, sent, done);
@@ -286,8 +293,8 @@ final class PipelinedFetch {
     return Math.max(DRAIN_LIMIT, (long) (DRAIN_ROUND_TRIPS * rtt * bytesPerSecond));
   }
 
-  private static long drainLimit(Flow f, Reader reader) {
-    return drainLimit(reader.batcher().bytesPerSecond(), f.latencyNanos);
+  private static long drainLimit(Conn c, Reader reader) {
+    return drainLimit(reader.batcher().bytesPerSecond(), c.rtt());
   }
 
   /**
@@ -316,7 +323,7 @@ final class PipelinedFetch {
 
     /** Starts opening a new connection in the background if the replica's rate rose. */
     void maybeRenew(Flow f, ArrayDeque<Leases.Request> sent) {
-      if (opening != null || fresh != null || !rise.claim(f.latencyNanos, System.nanoTime())) {
+      if (opening != null || fresh != null || !rise.claim(pipe.connectNanos(), System.nanoTime())) {
         return;
       }
       LOG.debug("[{}] {}: rate rising, renewing connection {}", id, f.replica.uri, f.connection);
@@ -348,12 +355,12 @@ final class PipelinedFetch {
         opening = null;
         Pipe p = o.getNow(null);
         if (p == null || o.isCompletedExceptionally()) {
-          rise.abandoned(-1, System.nanoTime());
+          rise.abandoned(pipe.connectNanos(), System.nanoTime());
         } else {
           fresh = p;
           onOld = sent.size();
           if (onOld == 0) {
-            switchOver(-1);
+            switchOver();
           }
         }
       }
@@ -363,20 +370,25 @@ final class PipelinedFetch {
     /** The head answer was read: the old connection goes once all its answers are. */
     void answered(Flow f) {
       if (fresh != null && --onOld <= 0) {
-        switchOver(f.latencyNanos);
+        switchOver();
       }
     }
 
-    private void switchOver(long latencyNanos) {
+    private void switchOver() {
       open.remove(pipe);
       closeQuietly(pipe);
       pipe = fresh;
       fresh = null;
-      rise.renewed(latencyNanos, System.nanoTime());
+      rise.renewed(pipe.connectNanos(), System.nanoTime());
+    }
+
+    /** The connection's round trip as its opening took, nanoseconds; -1 if unknown. */
+    long rtt() {
+      return pipe == null ? -1 : pipe.connectNanos();
     }
 
     /** Closes the connections, a new one still opening included. */
-    void close(Flow f) {
+    void close() {
       for (Pipe p : new Pipe[] {pipe, fresh}) {
         if (p != null) {
           open.remove(p);
@@ -393,9 +405,9 @@ final class PipelinedFetch {
             closeQuietly(p);
           }
         }
-        rise.abandoned(f.latencyNanos, System.nanoTime());
+        rise.abandoned(rtt(), System.nanoTime());
       } else if (fresh != null) {
-        rise.abandoned(f.latencyNanos, System.nanoTime());
+        rise.abandoned(rtt(), System.nanoTime());
       }
       fresh = null;
     }

@@ -16,22 +16,30 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Bytes are counted in {@link #SLOT_NANOS} slots; a window is {@link #WINDOW_ROUND_TRIPS} round
  * trips (within {@link #MIN_WINDOW_NANOS} and {@link #MAX_WINDOW_NANOS}), long enough to hold a
- * steady BBR cycle's probe and drain. One renewal at a time per replica, and none within {@link
- * #QUIET_WINDOWS} windows of the replica's first bytes, of a renewal or of a reconnect (whose own
- * start would look like a rise). Thread-safe: the replica's flows share one.
+ * steady BBR cycle's probe and drain. The last window must bring {@link #RISE} times the bytes of
+ * each of the two before it, so that the recovery from a dip (a connection replaced, a flow between
+ * requests) is no rise. Only replicas at least {@link #MIN_LATENCY_NANOS} away are renewed: nearer
+ * ones grow quickly enough by themselves (eight round trips of 20 ms are 160 ms). One renewal at a
+ * time per replica, and none within {@link #QUIET_WINDOWS} windows of the replica's first bytes, of
+ * a renewal or of a reconnect (whose own start would look like a rise). Thread-safe: the replica's
+ * flows share one.
  */
 final class RateRise {
   static final long SLOT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-  static final int SLOTS = 72;
+  static final int SLOTS = 100;
   static final long MIN_WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(400);
   static final long MAX_WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(1600);
   static final int WINDOW_ROUND_TRIPS = 4;
   static final double RISE = 1.2;
-  static final int QUIET_WINDOWS = 3;
+  static final int QUIET_WINDOWS = 4;
+
+  /** Connections that took less to open (one round trip) are never renewed. */
+  static final long MIN_LATENCY_NANOS = TimeUnit.MILLISECONDS.toNanos(80);
 
   /** Windows of fewer bytes than this are too small to judge (a trickle, an idle replica). */
   static final long MIN_WINDOW_BYTES = 256 * 1024;
 
+  private final long minLatencyNanos;
   private final long[] slots = new long[SLOTS];
 
   /** Absolute index of the newest slot counted; Long.MIN_VALUE before the first bytes. */
@@ -42,6 +50,16 @@ final class RateRise {
 
   private boolean renewing;
   private int renewals;
+
+  /** For replicas at least {@link #MIN_LATENCY_NANOS} away. */
+  RateRise() {
+    this(MIN_LATENCY_NANOS);
+  }
+
+  /** For replicas at least {@code minLatencyNanos} away (tests: 0 for any). */
+  RateRise(long minLatencyNanos) {
+    this.minLatencyNanos = minLatencyNanos;
+  }
 
   /** Counts {@code n} bytes delivered at {@code now}. */
   synchronized void received(long n, long now) {
@@ -61,7 +79,7 @@ final class RateRise {
    * open a new connection now; true at most once until {@link #renewed} or {@link #abandoned}.
    */
   synchronized boolean claim(long latencyNanos, long now) {
-    if (renewing || newest == Long.MIN_VALUE) {
+    if (renewing || newest == Long.MIN_VALUE || latencyNanos < minLatencyNanos) {
       return false;
     }
     long s = Math.floorDiv(now, SLOT_NANOS);
@@ -75,9 +93,9 @@ final class RateRise {
     if (s < quietUntilSlot) {
       return false;
     }
-    // complete slots only: [s-k, s-1] against [s-2k, s-k-1]
+    // complete slots only: [s-k, s-1] against [s-2k, s-k-1] and [s-3k, s-2k-1]
     long last = sum(s - k, s - 1);
-    long prev = sum(s - 2L * k, s - k - 1);
+    long prev = Math.max(sum(s - 2L * k, s - k - 1), sum(s - 3L * k, s - 2L * k - 1));
     if (last < MIN_WINDOW_BYTES || prev <= 0 || last < RISE * prev) {
       return false;
     }

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A replica's connections are renewed when its delivered rate rises (a link with room its warm
  * connections do not use: BBR raising its estimate by a quarter every eight round trips), never on
- * a steady or falling rate, not during the replica's own start, one renewal at a time.
+ * a steady or falling rate, a recovery from a dip or a near replica, not during the replica's own
+ * start, one renewal at a time.
  */
 class RateRiseTest {
   private static final long MS = 1_000_000;
@@ -77,7 +78,7 @@ class RateRiseTest {
     assertFalse(r.claim(RTT, 9_000 * MS), "a renewal is under way");
     r.renewed(RTT, 9_000 * MS);
     feed(r, 9e6, 9_000 * MS, 10_000 * MS);
-    // three windows of 800 ms: quiet until 11.4 s, though the new connection's start is a rise
+    // four windows of 800 ms: quiet until 12.2 s, though the new connection's start is a rise
     assertFalse(r.claim(RTT, 10_000 * MS));
     assertEquals(1, r.renewals());
   }
@@ -106,6 +107,25 @@ class RateRiseTest {
     RateRise slow = new RateRise();
     assertEquals(-1, firstClaim(slow, 10e3, 0, 3_000 * MS));
     assertEquals(-1, firstClaim(slow, 40e3, 3_000 * MS, 8_000 * MS));
+  }
+
+  @Test
+  void recoveryFromADip_isNoRise() {
+    RateRise r = new RateRise();
+    assertEquals(-1, firstClaim(r, 2e6, 0, 5_000 * MS));
+    // a connection replaced: the replica's rate halves for half a window, then is back
+    assertEquals(-1, firstClaim(r, 1e6, 5_000 * MS, 5_400 * MS));
+    assertEquals(-1, firstClaim(r, 2e6, 5_400 * MS, 9_000 * MS));
+  }
+
+  @Test
+  void nearReplicas_areNeverRenewed() {
+    RateRise r = new RateRise();
+    long near = RateRise.MIN_LATENCY_NANOS - 1;
+    for (long t = 0; t < 10_000 * MS; t += 50 * MS) {
+      feed(r, 1e6 * Math.pow(1.25, t / 400e6), t, t + 50 * MS);
+      assertFalse(r.claim(near, t + 50 * MS), "at " + t / MS);
+    }
   }
 
   @Test
