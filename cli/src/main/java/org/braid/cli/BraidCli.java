@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.braid.cli.logging.LogProvider;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -115,6 +116,7 @@ public final class BraidCli implements Runnable {
 
   public static void main(String[] args) {
     StartupClock.mark("main");
+    LogProvider.select();
     PrintWriter err = new PrintWriter(System.err, /* autoFlush= */ true);
     int code = execute(new PrintWriter(System.out, /* autoFlush= */ true), err, args);
     StartupClock.mark("exit");
