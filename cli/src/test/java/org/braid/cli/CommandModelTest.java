@@ -2,6 +2,7 @@ package org.braid.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -177,6 +178,23 @@ class CommandModelTest {
     assertNotNull(g.connection);
     assertEquals(m.getCommandSpec(), ((BraidCli) m.getCommandSpec().userObject()).spec);
     assertEquals("braid get", get.qualifiedName());
+  }
+
+  @Test
+  void timeAndSqlConverters_areOff_whileBuilding_only() {
+    assertEquals(null, System.getProperty(CommandModel.EXCLUDES));
+    model(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));
+    assertEquals(null, System.getProperty(CommandModel.EXCLUDES), "left set");
+    String model =
+        "command\tbraid\torg.braid.cli.BraidCli\n"
+            + "option\t-\t--at\tT\t-\tjava.time.Instant\t\t\\N\t\t\tWhen.\n";
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> CommandModel.build(model));
+    assertEquals("get.model: picocli's converter of java.time.Instant is off", e.getMessage());
+    String path = model.replace("java.time.Instant", "java.nio.file.Path");
+    assertEquals(
+        java.nio.file.Path.of("x"),
+        CommandModel.build(path).parseArgs("--at", "x").matchedOptionValue("--at", null));
   }
 
   private static String sample(Class<?> type) {
