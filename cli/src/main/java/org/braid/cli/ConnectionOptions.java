@@ -40,14 +40,18 @@ final class ConnectionOptions {
 
   @Option(
       names = "--pipeline",
-      negatable = true,
       description =
           "Send http:// range requests ahead of their answers on one kept connection per flow"
               + " (HTTP/1.1 pipelining), sized by rate x round-trip time. Default: on for files of"
               + " 64 MiB or more from distant replicas (median first answer 80 ms or more) with"
-              + " the default scheme, off otherwise; --no-pipeline turns it off. No redirects on"
-              + " such connections; https and proxied replicas are not affected.")
-  Boolean pipeline;
+              + " the default scheme. No redirects on such connections; https and proxied"
+              + " replicas are not affected.")
+  boolean pipeline;
+
+  @Option(
+      names = "--no-pipeline",
+      description = "Never pipeline: one range request at a time on each connection.")
+  boolean noPipeline;
 
   @Option(
       names = "--stall-timeout",
@@ -120,7 +124,10 @@ final class ConnectionOptions {
     if (connections != null) {
       so.connectionsPerSource(connections);
     }
-    if (pipeline != null) {
+    if (pipeline && noPipeline) {
+      throw new IllegalArgumentException("--pipeline and --no-pipeline exclude each other");
+    }
+    if (pipeline || noPipeline) {
       so.pipelining(pipeline);
     }
     String token = System.getenv("BRAID_BEARER_TOKEN");

@@ -1,6 +1,7 @@
 package org.braid.cli;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.braid.coalloc.SourceOptions;
@@ -32,5 +33,12 @@ class PipelineOptionTest {
     SourceOptions off = parse("--no-pipeline");
     assertTrue(off.pipeliningChosen());
     assertFalse(off.pipelining());
+  }
+
+  @Test
+  void both_areRefused() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> parse("--pipeline", "--no-pipeline"));
+    assertTrue(e.getMessage().contains("exclude each other"), e.getMessage());
   }
 }
