@@ -26,7 +26,7 @@
 # BENCH_TRACES the directory of the HSDPA traces (default ../shared/data/traces/hsdpa);
 # TB_PREFIX and TB_NET run the harness under other names and addresses (see testbed.sh);
 # Braid contenders besides the schemes: braid-pipelined (--pipeline), braid-pipelined1 (--pipeline
-# --connections-per-source 1), braid-c1 (--connections-per-source 1), braid-seq (--no-pipeline),
+# --connections-per-source 1), braid-c1 (--connections-per-source 1),
 # braid-norenew (--pipeline, BRAID_JAVA_OPTS=-Dbraid.renew=false); BENCH_BRAID_LOG sets BRAID_LOG for
 # braid contenders and keeps each run's log in DIR/braid-logs/.
 # GUC_STREAMS the parallel streams of the guc-p contender (default 8, paper 003's setting);
@@ -364,9 +364,6 @@ run_one() { # contender mb rep position plot(0|1)
       elif [ "$spec" = c1 ]; then  # the default scheme, one connection per replica
         scheme=adaptive
         opts+=(--connections-per-source 1)
-      elif [ "$spec" = seq ]; then  # the default scheme, requests one at a time
-        scheme=adaptive
-        opts+=(--no-pipeline)
       fi
       local -a envs=()
       [ -n "${BENCH_BRAID_LOG:-}" ] && envs+=("BRAID_LOG=$BENCH_BRAID_LOG")

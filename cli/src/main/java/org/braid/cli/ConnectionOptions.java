@@ -42,16 +42,9 @@ final class ConnectionOptions {
       names = "--pipeline",
       description =
           "Send http:// range requests ahead of their answers on one kept connection per flow"
-              + " (HTTP/1.1 pipelining), sized by rate x round-trip time. Default: on for files of"
-              + " 64 MiB or more from distant replicas (median first answer 80 ms or more) with"
-              + " the default scheme. No redirects on such connections; https and proxied"
-              + " replicas are not affected.")
+              + " (HTTP/1.1 pipelining), sized by rate x round-trip time; for distant replicas."
+              + " No redirects on such connections; https and proxied replicas are not affected.")
   boolean pipeline;
-
-  @Option(
-      names = "--no-pipeline",
-      description = "Never pipeline: one range request at a time on each connection.")
-  boolean noPipeline;
 
   @Option(
       names = "--stall-timeout",
@@ -119,16 +112,11 @@ final class ConnectionOptions {
         SourceOptions.builder()
             .gridFtpStreams(streams)
             .tcpBuffer(tcpBuffer)
+            .pipelining(pipeline)
             .stallTimeout(GetCommand.seconds(stallTimeout, "--stall-timeout"))
             .connectTimeout(GetCommand.seconds(connectTimeout, "--connect-timeout"));
     if (connections != null) {
       so.connectionsPerSource(connections);
-    }
-    if (pipeline && noPipeline) {
-      throw new IllegalArgumentException("--pipeline and --no-pipeline exclude each other");
-    }
-    if (pipeline || noPipeline) {
-      so.pipelining(pipeline);
     }
     String token = System.getenv("BRAID_BEARER_TOKEN");
     if (tokenFile != null) {

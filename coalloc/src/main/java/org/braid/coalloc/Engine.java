@@ -135,20 +135,15 @@ final class Engine {
         LOG.info(
             "[{}] resuming {}: {} of {} bytes already verified", id, spec.output(), resumed, size);
       }
-      boolean pipelined =
-          early ? pipelining(spec.options(), uris, answerNanos, size) : spec.options().pipelining();
-      if (pipelined != spec.options().pipelining()) {
-        LOG.debug("[{}] pipelining requests ({} bytes from distant replicas)", id, size);
-      }
       BlockScheduler s =
           schedule(probed, kept, flowRanges(first, answers, connections), connections);
-      if (fold && !pipelined) {
+      if (fold && !spec.options().pipelining()) {
         s.firstLeasesCuttable();
       }
       Instant start = spec.clock().instant();
       Journal j = spec.journal() == null ? null : new Journal(spec.journal(), id);
       JournalFeed journal = new JournalFeed(id, j, size, start);
-      Fetcher fetcher = new Fetcher(id, s, part::write, pipelined, spec.guards());
+      Fetcher fetcher = new Fetcher(id, s, part::write, spec.options().pipelining(), spec.guards());
       List<Thread> workers = new CopyOnWriteArrayList<>();
       for (Flow f : s.flows()) {
         Prober.Answer a = answers.get(f.replica.index);
@@ -226,9 +221,6 @@ final class Engine {
   /** Connections to each distant HTTP replica when the user chose no count. */
   static final int FAR_CONNECTIONS = 2;
 
-  /** Smallest file pipelined by default from distant replicas ({@link #pipelining}). */
-  static final long PIPELINE_MIN_BYTES = 64L << 20;
-
   /** The median time of the answers in so far (the lower one of an even count); 0 if none. */
   private static long medianAnswer(ProbeRound round, int sources) {
     List<Long> in = new ArrayList<>();
@@ -255,41 +247,16 @@ final class Engine {
    * on the testbed and in {@link WanSimulator}-based tests (docs/download.md).
    */
   static int connections(SourceOptions o, List<URI> uris, long answerNanos) {
-    if (o.connectionsChosen() || !far(uris, answerNanos)) {
+    if (o.connectionsChosen() || answerNanos < FAR_ANSWER_NANOS) {
       return o.connectionsPerSource();
-    }
-    return Math.max(o.connectionsPerSource(), FAR_CONNECTIONS);
-  }
-
-  /**
-   * Whether the download pipelines its requests: the user's choice, else for a file of {@link
-   * #PIPELINE_MIN_BYTES} or more from distant replicas (as for {@link #connections}). A kept
-   * connection per flow with requests sent ahead saves each block's round trip of silence and the
-   * new connection (slow start) after a cut; for a smaller file the pipe's own connection, opened
-   * beside the first answer's, costs more than it saves (docs/download.md).
-   */
-  static boolean pipelining(SourceOptions o, List<URI> uris, long answerNanos, long size) {
-    if (o.pipeliningChosen()) {
-      return o.pipelining();
-    }
-    return size >= PIPELINE_MIN_BYTES && far(uris, answerNanos);
-  }
-
-  /**
-   * Whether the replicas are distant: every one an HTTP(S) or WebDAV one not on this machine, and
-   * the median first answer took {@link #FAR_ANSWER_NANOS} or more.
-   */
-  static boolean far(List<URI> uris, long answerNanos) {
-    if (answerNanos < FAR_ANSWER_NANOS) {
-      return false;
     }
     for (URI u : uris) {
       String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
       if (!List.of("http", "https", "dav", "davs").contains(scheme) || loopback(u)) {
-        return false;
+        return o.connectionsPerSource();
       }
     }
-    return true;
+    return Math.max(o.connectionsPerSource(), FAR_CONNECTIONS);
   }
 
   /**

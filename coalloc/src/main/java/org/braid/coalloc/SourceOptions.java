@@ -35,7 +35,6 @@ public final class SourceOptions {
   private final int tcpBuffer;
   private final Map<String, String> headers;
   private final boolean pipelining;
-  private final boolean pipeliningChosen;
 
   private SourceOptions(Builder b) {
     this.connectTimeout = b.connectTimeout;
@@ -55,7 +54,6 @@ public final class SourceOptions {
     this.tcpBuffer = b.tcpBuffer;
     this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(b.headers));
     this.pipelining = b.pipelining;
-    this.pipeliningChosen = b.pipeliningChosen;
   }
 
   /** A builder starting from the defaults. */
@@ -209,14 +207,6 @@ public final class SourceOptions {
     return pipelining;
   }
 
-  /**
-   * Whether {@link Builder#pipelining} was called; if not, large files from distant replicas are
-   * pipelined with the default scheme (docs/download.md, "Distant replicas").
-   */
-  public boolean pipeliningChosen() {
-    return pipeliningChosen;
-  }
-
   public static final class Builder {
     private Duration connectTimeout = Duration.ofSeconds(10);
     private Duration stallTimeout = Duration.ofSeconds(30);
@@ -235,7 +225,6 @@ public final class SourceOptions {
     private int tcpBuffer;
     private final Map<String, String> headers = new LinkedHashMap<>();
     private boolean pipelining;
-    private boolean pipeliningChosen;
 
     private Builder() {}
 
@@ -412,13 +401,10 @@ public final class SourceOptions {
      * Reads plain-http sources reached without a proxy, and file sources, with requests sent ahead
      * of their answers on one kept connection per flow (HTTP/1.1 pipelining), sized by each flow's
      * rate and round-trip time, so that a block boundary costs no round trip and slow start is paid
-     * once per connection. Redirects are not followed on such connections. Default: on for files of
-     * at least 64 MiB from distant replicas with the default scheme (as two connections per replica
-     * are chosen), off otherwise; calling this sets it either way.
+     * once per connection. Redirects are not followed on such connections. Default: off.
      */
     public Builder pipelining(boolean on) {
       this.pipelining = on;
-      this.pipeliningChosen = true;
       return this;
     }
 
