@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.braid.cli.logging.LogProvider;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -66,12 +67,24 @@ public final class BraidCli implements Runnable {
     return commandLine(out, err, SUBCOMMANDS);
   }
 
-  private static CommandLine commandLine(
-      PrintWriter out, PrintWriter err, List<Class<?>> subcommands) {
+  static CommandLine commandLine(PrintWriter out, PrintWriter err, List<Class<?>> subcommands) {
     CommandLine cl = new CommandLine(new BraidCli());
     for (Class<?> c : subcommands) {
       cl.addSubcommand(c);
     }
+    return configure(cl, out, err);
+  }
+
+  /**
+   * The command line of {@code braid get}, built from its model file ({@link CommandModel}) rather
+   * than from the annotations, which is what {@link #execute} runs for {@code get}.
+   */
+  static CommandLine getCommandLine(PrintWriter out, PrintWriter err) {
+    CommandLine cl = CommandModel.getCommandLine();
+    return cl == null ? commandLine(out, err, List.of(GetCommand.class)) : configure(cl, out, err);
+  }
+
+  private static CommandLine configure(CommandLine cl, PrintWriter out, PrintWriter err) {
     cl.setOut(out);
     cl.setErr(err);
     cl.setExecutionExceptionHandler(new OneLineErrors());
@@ -104,8 +117,11 @@ public final class BraidCli implements Runnable {
 
   /** Runs the command line and returns its exit code. */
   public static int execute(PrintWriter out, PrintWriter err, String... args) {
-    List<Class<?>> subs = invoked(args).<List<Class<?>>>map(List::of).orElse(SUBCOMMANDS);
-    CommandLine cl = commandLine(out, err, subs);
+    Optional<Class<?>> sub = invoked(args);
+    CommandLine cl =
+        sub.isPresent() && sub.get() == GetCommand.class
+            ? getCommandLine(out, err)
+            : commandLine(out, err, sub.<List<Class<?>>>map(List::of).orElse(SUBCOMMANDS));
     StartupClock.mark("built");
     int code = cl.execute(args);
     out.flush();
@@ -115,6 +131,7 @@ public final class BraidCli implements Runnable {
 
   public static void main(String[] args) {
     StartupClock.mark("main");
+    LogProvider.select();
     PrintWriter err = new PrintWriter(System.err, /* autoFlush= */ true);
     int code = execute(new PrintWriter(System.out, /* autoFlush= */ true), err, args);
     StartupClock.mark("exit");
