@@ -59,6 +59,9 @@ mkdir -p "$work" "$out"
 if [ "$smoke" = 0 ] || [ ! -f "$repo/cli/target/braid.jar" ]; then
   (cd "$repo" && ./mvnw -B -q -DskipTests -pl cli -am package) >&2
 fi
+# the jar was just built: no look at the sources on every run (an edit during a long run rebuilt
+# it inside a timed braid run)
+export BRAID_NO_BUILD=1
 "$repo/braid" --version >&2
 {
   echo "dataset-bench $(date -u +%Y-%m-%dT%H:%M:%SZ): $invocation (TB_PREFIX=$TB_PREFIX)"
