@@ -245,9 +245,10 @@ public final class Dataset {
     /**
      * Receives the job's milestones for timing measurements, each once with its wall-clock time,
      * from the thread that reaches it: {@code job} (run starts), {@code prepared} (files checked
-     * against the disk), {@code request1} (the first request goes out), {@code byte1} (the first
-     * body byte), {@code files10} to {@code files100} (each tenth of the files done), {@code plan}
-     * (a batch plan arriving late applied). Default: none.
+     * against the disk; the first requests go out once 8 are, so it may come after them), {@code
+     * request1} (the first request goes out), {@code byte1} (the first body byte), {@code files10}
+     * to {@code files100} (each tenth of the files done), {@code plan} (a batch plan arriving late
+     * applied). Default: none.
      */
     public Builder milestones(BiConsumer<String, Instant> listener) {
       this.milestones = listener;
