@@ -25,6 +25,10 @@
 # Environment: BENCH_CONTENDERS replaces every scenario's contenders (debugging);
 # BENCH_TRACES the directory of the HSDPA traces (default ../shared/data/traces/hsdpa);
 # TB_PREFIX and TB_NET run the harness under other names and addresses (see testbed.sh);
+# Braid contenders besides the schemes: braid-pipelined (--pipeline), braid-pipelined1 (--pipeline
+# --connections-per-source 1), braid-c1 (--connections-per-source 1),
+# braid-norenew (--pipeline, BRAID_JAVA_OPTS=-Dbraid.renew=false); BENCH_BRAID_LOG sets BRAID_LOG for
+# braid contenders and keeps each run's log in DIR/braid-logs/.
 # GUC_STREAMS the parallel streams of the guc-p contender (default 8, paper 003's setting);
 # BENCH_GRID_MB the file size of scenario grid in MB (default 200; smaller for a quick check).
 set -euo pipefail
@@ -354,6 +358,19 @@ run_one() { # contender mb rep position plot(0|1)
       if [ "$spec" = pipelined ]; then  # the default scheme with --pipeline (issue 17)
         scheme=adaptive
         opts+=(--pipeline)
+      elif [ "$spec" = pipelined1 ]; then  # the same, one connection per replica
+        scheme=adaptive
+        opts+=(--pipeline --connections-per-source 1)
+      elif [ "$spec" = c1 ]; then  # the default scheme, one connection per replica
+        scheme=adaptive
+        opts+=(--connections-per-source 1)
+      fi
+      local -a envs=()
+      [ -n "${BENCH_BRAID_LOG:-}" ] && envs+=("BRAID_LOG=$BENCH_BRAID_LOG")
+      if [ "$spec" = norenew ]; then  # pipelined without renewing connections on a rising rate
+        scheme=adaptive
+        opts+=(--pipeline)
+        envs+=(BRAID_JAVA_OPTS=-Dbraid.renew=false)
       fi
       opts+=(--scheme "$scheme")
       [ -n "$k" ] && opts+=(--blocks "$k")
@@ -362,8 +379,11 @@ run_one() { # contender mb rep position plot(0|1)
         for r in $RATES; do opts+=(--rate "${u[$i]}=${r}Mbit/s"); i=$((i + 1)); done
       fi
       [ "$plot" = 1 ] && opts+=(--plot "$out/timeline-$SCEN$(rtt_slug)-$c.png")
-      "${timed[@]}" ip netns exec "$TB_CLIENT" "$repo/braid" get "${u[@]}" -o "$o" \
-        "${opts[@]}" >"$work/braid.json" 2>"$log" || rc=$? ;;
+      "${timed[@]}" ip netns exec "$TB_CLIENT" env ${envs[@]+"${envs[@]}"} "$repo/braid" get "${u[@]}" -o "$o" \
+        "${opts[@]}" >"$work/braid.json" 2>"$log" || rc=$?
+      if [ -n "${BENCH_BRAID_LOG:-}" ]; then
+        mkdir -p "$out/braid-logs" && cp "$log" "$out/braid-logs/$SCEN$(rtt_slug)-$c-$rep.log"
+      fi ;;
     *) echo "bench: unknown contender $c" >&2; exit 2 ;;
   esac
   t1=$(date +%s.%N)

@@ -45,6 +45,7 @@ final class HttpPipe implements Pipe {
   private final ArrayDeque<long[]> sent = new ArrayDeque<>();
   private Body body;
   private boolean lastAnswer;
+  private long connectNanos = -1;
 
   private HttpPipe(URI uri, SourceOptions options, Check check, Socket socket) throws IOException {
     this.uri = uri;
@@ -83,9 +84,13 @@ final class HttpPipe implements Pipe {
     Socket s = new Socket();
     try {
       s.setTcpNoDelay(true);
+      long t0 = System.nanoTime();
       s.connect(new InetSocketAddress(bare, port), millis(o.connectTimeout()));
+      long took = System.nanoTime() - t0;
       s.setSoTimeout(millis(o.stallTimeout()));
-      return new HttpPipe(uri, o, check, s);
+      HttpPipe p = new HttpPipe(uri, o, check, s);
+      p.connectNanos = took;
+      return p;
     } catch (IOException e) {
       closeQuietly(s);
       throw new SourceException.ConnectionException(
@@ -111,6 +116,11 @@ final class HttpPipe implements Pipe {
           uri, "sending a request failed: " + HttpRangeSource.describe(e), e);
     }
     sent.add(new long[] {offset, length});
+  }
+
+  @Override
+  public long connectNanos() {
+    return connectNanos;
   }
 
   @Override

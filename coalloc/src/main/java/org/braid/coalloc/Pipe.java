@@ -23,6 +23,11 @@ interface Pipe extends Closeable {
    */
   ReadableByteChannel next() throws IOException;
 
+  /** How long opening the connection took (about one round trip), nanoseconds; -1 if unknown. */
+  default long connectNanos() {
+    return -1;
+  }
+
   /** Opens pipes to one replica. */
   @FunctionalInterface
   interface Opener {

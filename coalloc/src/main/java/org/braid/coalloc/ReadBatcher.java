@@ -64,6 +64,11 @@ final class ReadBatcher {
     return pause < MIN_PAUSE_NANOS ? 0 : Math.min(pause, MAX_PAUSE_NANOS);
   }
 
+  /** The smoothed arrival rate in bytes per second; 0 until measured. */
+  double bytesPerSecond() {
+    return rate <= 0 ? 0 : rate * 1e9;
+  }
+
   /** As {@link #after}, then waits that long. */
   void pause(int n, int asked, long left) throws InterruptedException {
     long wait = after(n, asked, left, System.nanoTime());

@@ -25,7 +25,8 @@ final class PipeliningRangeServer implements Closeable {
   private static final Pattern RANGE = Pattern.compile("(?i)range:\\s*bytes=(\\d+)-(\\d+)");
 
   private final byte[] data;
-  private final double rate;
+  private volatile double rate;
+  private volatile long delayMillis;
   private final IntFunction<String> headers;
   private final ServerSocket server;
   final AtomicInteger connections = new AtomicInteger();
@@ -40,6 +41,16 @@ final class PipeliningRangeServer implements Closeable {
     Thread t = new Thread(this::accept, "pipelining-server");
     t.setDaemon(true);
     t.start();
+  }
+
+  /** Waits this long before each answer from now on (a distant server's round trip). */
+  void delay(long millis) {
+    this.delayMillis = millis;
+  }
+
+  /** Changes the rate of every connection from now on (bytes per second, 0: unlimited). */
+  void rate(double bytesPerSecond) {
+    this.rate = bytesPerSecond;
   }
 
   URI uri() {
@@ -97,6 +108,10 @@ final class PipeliningRangeServer implements Closeable {
                 + "\r\nETag: \"v1\"\r\n"
                 + (extra == null ? "" : extra)
                 + "\r\n";
+        if (delayMillis > 0) {
+          out.flush();
+          Thread.sleep(delayMillis);
+        }
         out.write(head.getBytes(StandardCharsets.ISO_8859_1));
         for (int p = from; p <= to; p += 16384) {
           int len = Math.min(16384, to + 1 - p);

@@ -143,4 +143,56 @@ class PipeliningTest {
       assertArrayEquals(Files.readAllBytes(src), Files.readAllBytes(out));
     }
   }
+
+  @Test
+  void pipelined_renewsItsConnection_whenTheRateRises_withoutLosingAByte() throws Exception {
+    int size = 12_000_000;
+    byte[] d = data(size);
+    byte[] out = new byte[size];
+    try (PipeliningRangeServer srv = new PipeliningRangeServer(d, 1e6, n -> null);
+        HttpRangeSource src = new HttpRangeSource(srv.uri(), SourceOptions.DEFAULT)) {
+      src.probe();
+      // the replica's link gets faster and faster after 2 s (as a warm connection's would after
+      // the link sped up, if it could keep up)
+      Thread faster =
+          new Thread(
+              () -> {
+                try {
+                  Thread.sleep(2000);
+                  for (double r = 1.5e6; r < 20e6; r *= 1.5) {
+                    srv.rate(r);
+                    Thread.sleep(300);
+                  }
+                  srv.rate(0);
+                } catch (InterruptedException e) {
+                  // test over
+                }
+              });
+      faster.setDaemon(true);
+      faster.start();
+      Replica replica = new Replica(0, srv.uri(), 0);
+      BlockScheduler s =
+          new BlockScheduler(
+              size,
+              List.of(replica),
+              1,
+              ((BlockPolicy.Spec) Scheme.adaptive()).create(),
+              System::nanoTime,
+              null,
+              null,
+              null);
+      PipelinedFetch pf =
+          new PipelinedFetch("t", s, (b, pos) -> b.get(out, (int) pos, b.remaining()));
+      pf.renewNearReplicas();
+      Thread t = new Thread(() -> pf.work(s.flows().get(0), src::pipe, srv.uri()));
+      t.start();
+      t.join(30_000);
+      faster.interrupt();
+      assertTrue(s.complete(), "all bytes delivered");
+      assertArrayEquals(d, out);
+      assertTrue(pf.renewals(replica) >= 1, "no renewal");
+      // the probe's, the pipe's, and one per renewal
+      assertEquals(2 + pf.renewals(replica), srv.connections.get());
+    }
+  }
 }
