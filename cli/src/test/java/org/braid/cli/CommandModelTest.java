@@ -13,10 +13,10 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Help.Ansi;
@@ -193,7 +193,7 @@ class CommandModelTest {
     assertEquals("get.model: picocli's converter of java.time.Instant is off", e.getMessage());
     String path = model.replace("java.time.Instant", "java.nio.file.Path");
     assertEquals(
-        java.nio.file.Path.of("x"),
+        Path.of("x"),
         CommandModel.build(path).parseArgs("--at", "x").matchedOptionValue("--at", null));
   }
 
@@ -249,6 +249,6 @@ class CommandModelTest {
     int code = cl.execute(args);
     cl.getOut().flush();
     cl.getErr().flush();
-    return code + "\n" + out + "\n--\n" + Objects.toString(err);
+    return code + "\n" + out + "\n--\n" + err;
   }
 }
