@@ -226,6 +226,11 @@ final class BlockScheduler implements Leases {
   }
 
   @Override
+  public boolean ending() {
+    return lock.read(() -> !pool.hasFree());
+  }
+
+  @Override
   public Request more(Flow f, long inFlight) {
     return lock.read(() -> attemptLocked(f, now -> ahead.next(f, inFlight, now)));
   }

@@ -51,4 +51,12 @@ interface Leases {
 
   /** A lease failed: its range returns to the pool and its replica backs off or is dropped. */
   void fail(Lease l, Exception e);
+
+  /**
+   * Whether every byte is given out (the end game: blocks are split and raced from now on, and a
+   * replica's rate changes with the work left, not with its link).
+   */
+  default boolean ending() {
+    return false;
+  }
 }

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * <p>When the replica's delivered rate rises ({@link RateRise}: its link has room its warm
  * connections are slow to use), one of its flows renews its connection without a gap: a new one is
  * opened in the background, the next requests go to it, and the old one is closed once its answers
- * are read.
+ * are read. Not in the end game ({@link Leases#ending}): rates then change with the work left.
  */
 final class PipelinedFetch {
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
@@ -323,7 +323,10 @@ final class PipelinedFetch {
 
     /** Starts opening a new connection in the background if the replica's rate rose. */
     void maybeRenew(Flow f, ArrayDeque<Leases.Request> sent) {
-      if (opening != null || fresh != null || !rise.claim(pipe.connectNanos(), System.nanoTime())) {
+      if (opening != null
+          || fresh != null
+          || leases.ending()
+          || !rise.claim(pipe.connectNanos(), System.nanoTime())) {
         return;
       }
       LOG.debug("[{}] {}: rate rising, renewing connection {}", id, f.replica.uri, f.connection);

@@ -2,11 +2,13 @@ package org.braid.coalloc;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Files;
@@ -194,5 +196,24 @@ class PipeliningTest {
       // the probe's, the pipe's, and one per renewal
       assertEquals(2 + pf.renewals(replica), srv.connections.get());
     }
+  }
+
+  @Test
+  void theEndGame_isTold_onceEveryByteIsGivenOut() throws Exception {
+    BlockScheduler s =
+        new BlockScheduler(
+            64 * 1024,
+            List.of(new Replica(0, URI.create("http://m0/f"), 4e6)),
+            1,
+            ((BlockPolicy.Spec) Scheme.adaptive()).create(),
+            System::nanoTime,
+            null,
+            null,
+            null);
+    assertFalse(s.ending(), "nothing given out yet");
+    Lease l = s.tryAssign(s.flows().get(0));
+    assertEquals(0, l.from);
+    assertEquals(64 * 1024, l.block.end, "one block: the whole small file");
+    assertTrue(s.ending());
   }
 }
