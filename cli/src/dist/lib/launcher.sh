@@ -53,9 +53,8 @@ braid_cds() {
         && [ -s "$tmp" ] && mv -f -- "$tmp" "$jsa" 2>/dev/null \
         && printf '%s\n' "$key" 2>/dev/null >"$jsa.key"; then
       rm -f -- "$jsa.failed"
-      braid_cds_opts "$jar" "$jsa"
     else
-      rm -f -- "$tmp" "$jsa" "$jsa.key" "$jsa.opts"
+      rm -f -- "$tmp" "$jsa" "$jsa.key"
       printf '%s\n' "$key" 2>/dev/null >"$jsa.failed" || true
       echo "braid: could not record the class-data archive in $dir (start-up is slower; see docs/download.md)" >&2
     fi
@@ -63,25 +62,6 @@ braid_cds() {
   fi
   if [ -f "$jsa" ]; then
     braid_java_opts+=("-XX:SharedArchiveFile=$jsa" -Xlog:cds=off -Xlog:cds+dynamic=off)
-    if [ -f "$jsa.opts" ]; then
-      local more=()
-      read -r -a more <"$jsa.opts" || true
-      braid_java_opts+=(${more[@]+"${more[@]}"})
-    fi
-  fi
-}
-
-# The archive mapped at the address it was recorded for rather than relocated: Java 17.0.15 (and
-# later Javas) relocate it by default (-XX:ArchiveRelocationMode=1, which randomises the address
-# of the class metadata), patching every pointer of the 25 MB archive at each start, about 20 ms.
-# The options go to $2.opts only if this JVM starts with them and the archive of jar $1 (-Xshare:on
-# fails otherwise); BRAID_JAVA_OPTS=-XX:ArchiveRelocationMode=1 restores the JVM's default.
-braid_cds_opts() {
-  local jar=$1 jsa=$2 opts=(-XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0)
-  rm -f -- "$jsa.opts"
-  if "$braid_java" -Xshare:on -XX:SharedArchiveFile="$jsa" "${opts[@]}" -Xlog:cds=off \
-      -Xlog:cds+dynamic=off -cp "$jar" -version >/dev/null 2>&1; then
-    printf '%s\n' "${opts[*]}" 2>/dev/null >"$jsa.opts" || true
   fi
 }
 

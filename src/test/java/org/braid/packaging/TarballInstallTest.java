@@ -136,12 +136,6 @@ class TarballInstallTest {
     try (Stream<Path> s = Files.list(cache)) {
       assertTrue(s.anyMatch(f -> f.toString().endsWith(".jsa")), "an archive in " + cache);
     }
-    // the archive is mapped where it was recorded (this JVM accepted the options with it)
-    try (Stream<Path> s = Files.list(cache)) {
-      Path opts = s.filter(f -> f.toString().endsWith(".jsa.opts")).findFirst().orElseThrow();
-      assertEquals(
-          "-XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0\n", Files.readString(opts));
-    }
   }
 
   /**
