@@ -119,6 +119,8 @@ final class CommandModel {
     return root;
   }
 
+  // option() and param() set the same attributes twice: the builders' common superclass,
+  // ArgSpec.Builder, is not public in picocli, so one method cannot take both
   private static OptionSpec option(List<String> f, Object command, Map<String, Object> mixins) {
     Arg a = new Arg(f, command, mixins);
     OptionSpec.Builder b =

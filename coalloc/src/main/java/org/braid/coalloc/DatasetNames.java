@@ -89,9 +89,7 @@ public final class DatasetNames {
       end = path.indexOf('/', start);
       end = end < 0 ? path.length() : end;
       int len = end - start;
-      if (len == 0
-          || (path.charAt(start) == '.'
-              && (len == 1 || (len == 2 && path.charAt(start + 1) == '.')))) {
+      if (isTraversal(path, start, len)) {
         return "path has an empty, '.' or '..' segment (traversal)";
       }
       if (len * 3 > MAX_SEGMENT_BYTES
@@ -101,6 +99,26 @@ public final class DatasetNames {
       }
     }
     return null;
+  }
+
+  /**
+   * Whether a '/'-separated path has an empty, '.' or '..' segment (a path traversal), found
+   * without splitting it.
+   */
+  public static boolean hasTraversalSegment(String path) {
+    for (int start = 0, end; start <= path.length(); start = end + 1) {
+      end = path.indexOf('/', start);
+      end = end < 0 ? path.length() : end;
+      if (isTraversal(path, start, end - start)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isTraversal(String path, int start, int len) {
+    return len == 0
+        || (path.charAt(start) == '.' && (len == 1 || (len == 2 && path.charAt(start + 1) == '.')));
   }
 
   /**

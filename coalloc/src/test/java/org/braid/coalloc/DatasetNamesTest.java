@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -69,6 +70,16 @@ class DatasetNamesTest {
     // 128 two-byte characters are 256 bytes
     assertFalse(DatasetNames.valid("é".repeat(128)));
     assertFalse(DatasetNames.valid("a/".repeat(2048) + "a"));
+  }
+
+  @Test
+  void hasTraversalSegment_findsEmptyDotAndDotDotSegmentsOnly() {
+    for (String bad : List.of("", "/a", "a/", "a//b", ".", "a/./b", "..", "a/../b", "a/..")) {
+      assertTrue(DatasetNames.hasTraversalSegment(bad), bad);
+    }
+    for (String ok : List.of("a", "a/b", ".a", "a/..b", "...", "a/.b./c", "..a/b")) {
+      assertFalse(DatasetNames.hasTraversalSegment(ok), ok);
+    }
   }
 
   @Test

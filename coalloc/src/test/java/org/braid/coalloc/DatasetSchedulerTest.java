@@ -190,10 +190,7 @@ class DatasetSchedulerTest {
   @Test
   void filesOfUnknownSize_areSpreadOverTheServersFromTheStart() {
     // an input list without sizes: counted as empty, all four first files went to A
-    List<DatasetFile> files = new ArrayList<>();
-    for (int i = 0; i < 8; i++) {
-      files.add(DatasetFile.of("u" + i, -1, List.of(A.resolve("u" + i), B.resolve("u" + i))));
-    }
+    List<DatasetFile> files = unknownSizes(8);
     DatasetScheduler s = scheduler(files, 4);
     int onA = 0;
     for (int i = 0; i < 4; i++) {
@@ -230,10 +227,7 @@ class DatasetSchedulerTest {
   @Test
   void theJobsTimeLeft_followsTheMeasuredRates() {
     // 200 files of 1 MB, sizes unknown until fetched; A delivers 10 MB/s, B 1 MB/s
-    List<DatasetFile> files = new ArrayList<>();
-    for (int i = 0; i < 200; i++) {
-      files.add(DatasetFile.of("u" + i, -1, List.of(A.resolve("u" + i), B.resolve("u" + i))));
-    }
+    List<DatasetFile> files = unknownSizes(200);
     DatasetScheduler s = scheduler(files, 8);
     List<DatasetTask> running = new ArrayList<>();
     long start = clock.get();
@@ -340,5 +334,14 @@ class DatasetSchedulerTest {
       }
     }
     return n;
+  }
+
+  /** {@code n} files "u0", "u1", ... on A and B, of sizes unknown until fetched. */
+  private static List<DatasetFile> unknownSizes(int n) {
+    List<DatasetFile> files = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      files.add(DatasetFile.of("u" + i, -1, List.of(A.resolve("u" + i), B.resolve("u" + i))));
+    }
+    return files;
   }
 }

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Files;
@@ -200,16 +199,7 @@ class PipeliningTest {
 
   @Test
   void theEndGame_isTold_onceEveryByteIsGivenOut() throws Exception {
-    BlockScheduler s =
-        new BlockScheduler(
-            64 * 1024,
-            List.of(new Replica(0, URI.create("http://m0/f"), 4e6)),
-            1,
-            ((BlockPolicy.Spec) Scheme.adaptive()).create(),
-            System::nanoTime,
-            null,
-            null,
-            null);
+    BlockScheduler s = Schedulers.oneReplica(64 * 1024);
     assertFalse(s.ending(), "nothing given out yet");
     Lease l = s.tryAssign(s.flows().get(0));
     assertEquals(0, l.from);

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
-import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -109,16 +108,7 @@ class ReadBatcherTest {
     new Random(3).nextBytes(data);
     byte[] out = new byte[size];
     AtomicInteger reads = new AtomicInteger();
-    BlockScheduler s =
-        new BlockScheduler(
-            size,
-            List.of(new Replica(0, URI.create("http://m0/f"), 4e6)),
-            1,
-            ((BlockPolicy.Spec) Scheme.adaptive()).create(),
-            System::nanoTime,
-            null,
-            null,
-            null);
+    BlockScheduler s = Schedulers.oneReplica(size);
     RangeSource src = new Trickling(data, 4e6, reads);
     Fetcher f = new Fetcher("t", s, (b, pos) -> b.get(out, (int) pos, b.remaining()));
     Thread t = f.start(s.flows().get(0), src);

@@ -312,18 +312,11 @@ public final class Catalogs {
       throw new CatalogException(
           where + ": file name must be relative: " + MetalinkParser.abbreviate(name));
     }
-    for (int start = 0, end; start <= name.length(); start = end + 1) {
-      end = name.indexOf('/', start);
-      end = end < 0 ? name.length() : end;
-      int len = end - start;
-      if (len == 0
-          || (name.charAt(start) == '.'
-              && (len == 1 || (len == 2 && name.charAt(start + 1) == '.')))) {
-        throw new CatalogException(
-            where
-                + ": file name must not contain '.', '..' or empty segments (path traversal): "
-                + MetalinkParser.abbreviate(name));
-      }
+    if (DatasetNames.hasTraversalSegment(name)) {
+      throw new CatalogException(
+          where
+              + ": file name must not contain '.', '..' or empty segments (path traversal): "
+              + MetalinkParser.abbreviate(name));
     }
     // and the rules every dataset path obeys, whatever its source (DatasetNames)
     String problem = DatasetNames.problem(name);
