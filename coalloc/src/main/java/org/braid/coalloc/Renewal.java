@@ -48,7 +48,7 @@ final class Renewal {
   private final HttpRangeSource src;
   private final RateRise rise;
   private int generation;
-  private long nextCheck = Long.MIN_VALUE;
+  private long nextCheck = System.nanoTime();
 
   /** The rest of the block asked for on a new connection, or null; it starts at {@link #from}. */
   private CompletableFuture<ReadableByteChannel> fresh;
