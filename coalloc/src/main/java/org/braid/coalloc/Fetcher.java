@@ -325,7 +325,7 @@ final class Fetcher {
         // the rest of a request cut short (a split, a cut-back, a lost race) is read and dropped
         // when that costs less than a new connection
         if (ch instanceof KeptConnection k) {
-          k.drainUpTo(PipelinedFetch.drainLimit(batcher.bytesPerSecond(), l.flow.latencyNanos));
+          k.drainUpTo(drainLimit(batcher.bytesPerSecond(), l.flow.latencyNanos));
         }
         return;
       }
@@ -337,6 +337,22 @@ final class Fetcher {
       }
       batcher.pause(n, asked, end - at);
     }
+  }
+
+  /** The rest of a request cut short is always read and dropped up to this many bytes. */
+  static final long MIN_DRAIN = 64 * 1024;
+
+  /**
+   * How much of a request cut short is read and dropped to keep its connection: what arrives in
+   * {@link PipelinedFetch#DRAIN_ROUND_TRIPS} round trips at the connection's rate, at least {@link
+   * #MIN_DRAIN}. A new connection costs a connect and TCP's start again; the flow waits for the
+   * drain before its next request (unlike a pipelined one, whose next requests are on their way
+   * meanwhile), so there is no larger floor: 1 MiB at 10 Mbit/s would be 0.8 s.
+   */
+  static long drainLimit(double bytesPerSecond, long latencyNanos) {
+    double rtt = Math.max(0, latencyNanos) / 1e9;
+    return Math.max(
+        MIN_DRAIN, (long) (PipelinedFetch.DRAIN_ROUND_TRIPS * rtt * Math.max(0, bytesPerSecond)));
   }
 
   /** Reads on from {@code next} (a renewed connection) if it is not {@code ch}. */
