@@ -52,15 +52,6 @@ final class Assigner {
   }
 
   /**
-   * Whether a flow still reading its current lease may take its next one now: while it has a
-   * reservation or the pool has free bytes, not in the end game, where only idle flows split or
-   * duplicate running blocks.
-   */
-  boolean mayTakeAhead(Flow f) {
-    return !f.reserved.isEmpty() || pool.hasFree();
-  }
-
-  /**
    * Before the first request, with a policy that steals: the first live replica that sends only the
    * whole file is given the file from its first byte (the first free range), and the replicas that
    * serve ranges take their shares from its end by splitting it ({@link EndGame}), so the flows

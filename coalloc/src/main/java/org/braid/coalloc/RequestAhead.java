@@ -38,11 +38,6 @@ final class RequestAhead {
     if (f.next != null || health.backoffLeft(f.replica, now) > 0) {
       return null;
     }
-    if (f.current != null && !assigner.mayTakeAhead(f)) {
-      // the end game: a tail goes to the flow that is idle first, not to one still reading (a
-      // slow flow taking tails ahead kept them while fast mirrors sat idle, session 10)
-      return null;
-    }
     Lease l = assigner.assign(f, now);
     return l == null ? null : extend(l, size);
   }

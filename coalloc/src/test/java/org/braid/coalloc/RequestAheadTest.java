@@ -137,39 +137,4 @@ class RequestAheadTest {
     }
     assertTrue(stole, "the fast flow stole the slow flow's tail");
   }
-
-  @Test
-  void endGame_aFlowStillReading_takesNoTailAhead_butDoesOnceIdle() throws Exception {
-    BlockScheduler s = scheduler(20_000_000, 5e6, 5e6);
-    Flow a = s.flows().get(0);
-    Flow b = s.flows().get(1);
-    Leases.Request first = s.awaitRequest(a);
-    assertNotNull(first);
-    Lease la = first.lease();
-    List<Leases.Request> asked = new ArrayList<>(List.of(first));
-    Leases.Request r;
-    while ((r = s.more(a, 0)) != null && r.lease() == la) {
-      asked.add(r);
-    }
-    // whatever a took ahead aside, b takes the rest of the pool
-    for (int i = 0; i < 100 && !s.ending(); i++) {
-      if (s.more(b, 0) == null) {
-        break;
-      }
-    }
-    assertTrue(s.ending(), "every byte given out");
-    if (r != null) {
-      // a took its next lease ahead before the end game: read its own first
-      assertSame(r.lease(), a.next);
-    } else {
-      assertNull(s.more(a, 0), "no tail taken ahead while a still reads its lease");
-      for (Leases.Request q : asked) {
-        deliver(s, q, 1);
-      }
-      assertNull(a.current, "a's lease is done: a is idle");
-      Leases.Request tail = s.more(a, 0);
-      assertNotNull(tail, "idle, a splits a running block");
-      assertTrue(tail.lease().block != la.block);
-    }
-  }
 }
