@@ -252,6 +252,9 @@ final class Fetcher {
       ReadableByteChannel last = open.remove(l);
       if (last != null) {
         closeQuietly(last);
+        if (last instanceof KeptConnection k) {
+          l.flow.cold = !k.connectionKept();
+        }
       }
       if (ch != null && ch != last) {
         closeQuietly(ch);

@@ -381,6 +381,7 @@ public final class HttpRangeSource implements RangeSource {
     private volatile Thread reader = Thread.currentThread();
     private volatile long drainLimit = DRAIN_LIMIT;
     private volatile boolean drop;
+    private volatile boolean kept;
     private volatile boolean open = true;
 
     /** Bytes the server sends after the range (whole-file answers); 0 for a range answer. */
@@ -416,6 +417,11 @@ public final class HttpRangeSource implements RangeSource {
     }
 
     @Override
+    public boolean connectionKept() {
+      return kept;
+    }
+
+    @Override
     public void drainUpTo(long bytes) {
       reader = Thread.currentThread();
       drainLimit = Math.max(0, bytes);
@@ -441,6 +447,7 @@ public final class HttpRangeSource implements RangeSource {
           in.skipNBytes(left);
           in.close();
           response.close();
+          kept = true;
           return;
         } catch (IOException e) {
           // fall through and drop the connection
@@ -455,6 +462,7 @@ public final class HttpRangeSource implements RangeSource {
         // the connection is dropped anyway
       }
       response.close();
+      kept = !drop && left <= 0;
     }
   }
 }

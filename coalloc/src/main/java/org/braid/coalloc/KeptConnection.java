@@ -14,4 +14,7 @@ interface KeptConnection {
    * and it is closed. Default: 64 KiB.
    */
   void drainUpTo(long bytes);
+
+  /** Once closed: whether the connection was kept for the next request (not closed). */
+  boolean connectionKept();
 }

@@ -2,6 +2,7 @@ package org.braid.coalloc;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -69,6 +70,7 @@ class SequentialRenewalTest {
       read(ch, out, 0, 1 << 20);
       ((KeptConnection) ch).drainUpTo(1 << 20);
       ch.close();
+      assertTrue(((KeptConnection) ch).connectionKept());
       try (ReadableByteChannel next = src.open(2 << 20, 1 << 20, k)) {
         read(next, out, 2 << 20, 1 << 20);
       }
@@ -77,6 +79,7 @@ class SequentialRenewalTest {
       read(ch, out, 0, 1000);
       // the default limit (64 KiB) is far below what is left: the connection goes
       ch.close();
+      assertFalse(((KeptConnection) ch).connectionKept(), "its flow counts as cold");
       try (ReadableByteChannel next = src.open(3 << 20, 1 << 20, k)) {
         read(next, out, 3 << 20, 1 << 20);
       }
@@ -98,6 +101,7 @@ class SequentialRenewalTest {
       ((KeptConnection) ch).dropConnection();
       read(ch, out, 0, 50_000);
       ch.close();
+      assertFalse(((KeptConnection) ch).connectionKept());
       try (ReadableByteChannel next = src.open(50_000, 50_000, k)) {
         read(next, out, 50_000, 50_000);
       }

@@ -470,6 +470,9 @@ final class WanSimulator {
       }
       if (r.received >= r.length && c.client.peek() == r) {
         c.client.poll();
+        if (r.lease != null) {
+          r.lease.flow.cold = false; // its request ended on a connection that stays open
+        }
       }
     }
   }
@@ -526,6 +529,7 @@ final class WanSimulator {
       }
     }
     c.drop();
+    gone.flow.cold = true;
     res.reconnects++;
     if (again.isEmpty()) {
       return; // connects when the next request is sent
