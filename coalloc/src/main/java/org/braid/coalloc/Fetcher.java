@@ -212,6 +212,9 @@ final class Fetcher {
     try {
       if (ch == null) {
         long end = l.requestEnd();
+        if (reader.renewal() != null && l.flow.cold) {
+          reader.renewal().reconnecting(System.nanoTime());
+        }
         ch =
             reader.renewal() != null
                 ? ((HttpRangeSource) src).open(l.from, end - l.from, reader.renewal().key())
