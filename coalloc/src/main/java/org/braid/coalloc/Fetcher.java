@@ -65,10 +65,10 @@ final class Fetcher {
    * Whether connections are renewed on a rising rate ({@link Renewal}): off by default, on with the
    * system property {@code braid.renewSequential=true} (e.g. {@code
    * BRAID_JAVA_OPTS=-Dbraid.renewSequential=true}). Measured on the testbed in session 11 and not
-   * adopted: in 4w at 50-200 ms the download took 12.6-15.1 s with it (median 13.8 s of seven runs)
-   * against 12.6-13.4 s without (median 13.1 s), alternating in the same runs; the rate signal,
-   * with a round trip of silence per block in each flow, also fired on replicas that had slowed
-   * down or were near the end (docs/download.md).
+   * adopted: in 4w at 50-200 ms four of nine transfers took 13.8-15.1 s with it, none of nine
+   * without (12.5-13.4 s), alternating in the same runs; the rate signal, with a round trip of
+   * silence per block in each flow, also fired on replicas that had slowed down or were near the
+   * end (docs/download.md).
    */
   private volatile boolean renewing = "true".equals(System.getProperty("braid.renewSequential"));
 
