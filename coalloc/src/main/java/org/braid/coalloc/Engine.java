@@ -235,9 +235,12 @@ final class Engine {
   static final long FAR_ANSWER_NANOS = 80_000_000L;
 
   /**
-   * Whether the user's whole-file checksum lets the download start on the first answer ({@link
-   * Prober#settled}); the system property {@code braid.startOnChecksum=false} turns it off (for
-   * comparisons, e.g. {@code BRAID_JAVA_OPTS=-Dbraid.startOnChecksum=false}).
+   * Whether the user's whole-file checksum lets the download start on the first answers ({@link
+   * Prober#settled}) when those already say the replicas are distant (their median took {@link
+   * #FAR_ANSWER_NANOS} or more: a majority's median would too, so the connections per replica are
+   * those the wait would have chosen, and the wait would take at least two such answers' time). The
+   * system property {@code braid.startOnChecksum=false} turns it off (for comparisons, e.g. {@code
+   * BRAID_JAVA_OPTS=-Dbraid.startOnChecksum=false}).
    */
   static final boolean START_ON_CHECKSUM =
       !"false".equals(System.getProperty("braid.startOnChecksum"));
@@ -335,8 +338,9 @@ final class Engine {
   private List<Prober.Answer> awaitSettled(ProbeRound round) {
     while (true) {
       List<Prober.Answer> now = round.snapshot();
+      boolean far = medianAnswer(round, now.size()) >= FAR_ANSWER_NANOS;
       if (!now.contains(null)
-          || Prober.settled(now, spec.guards(), spec.checksums(), START_ON_CHECKSUM)) {
+          || Prober.settled(now, spec.guards(), spec.checksums(), START_ON_CHECKSUM && far)) {
         return now;
       }
       if (round.next() < 0) {

@@ -11,10 +11,12 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(60)
 class EarlyStartTest {
   static final int FIRST = (int) Engine.FIRST_REQUEST;
+
+  /** An answer after this long says the replica is distant ({@link Engine#FAR_ANSWER_NANOS}). */
+  static final long DISTANT_MS = Engine.FAR_ANSWER_NANOS / 1_000_000 + 40;
 
   @TempDir Path dir;
 
@@ -84,19 +89,28 @@ class EarlyStartTest {
   }
 
   @Test
-  void withTheUsersChecksum_startsBeforeTheSlowAnswers() throws Exception {
+  void withTheUsersChecksum_distantFirstAnswer_startsBeforeTheOthers() throws Exception {
     byte[] data = Files.readAllBytes(TestFiles.random(dir, "src.bin", 3L * FIRST, 11));
-    try (HostileHttpServer fast = HostileHttpServer.start((req, x) -> x.serve(req, data, ""));
+    AtomicReference<Instant> answered = new AtomicReference<>();
+    // the first answer takes as long as one from a distant replica
+    try (HostileHttpServer fast =
+            HostileHttpServer.start(
+                (req, x) -> {
+                  Thread.sleep(DISTANT_MS);
+                  x.serve(req, data, "");
+                });
         HostileHttpServer slowA =
             HostileHttpServer.start(
                 (req, x) -> {
                   Thread.sleep(5_000);
+                  answered.compareAndSet(null, Instant.now());
                   x.serve(req, data, "");
                 });
         HostileHttpServer slowB =
             HostileHttpServer.start(
                 (req, x) -> {
                   Thread.sleep(5_000);
+                  answered.compareAndSet(null, Instant.now());
                   x.serve(req, data, "");
                 })) {
       Path out = dir.resolve("out.bin");
@@ -112,6 +126,43 @@ class EarlyStartTest {
       // the fast replica fetched everything: the download did not wait for a majority, which
       // would have taken the slow replicas' 5 s and given them their first ranges
       assertEquals(data.length, r.replicas().get(0).bytes());
+      Instant other = answered.get();
+      assertTrue(other == null || r.start().isBefore(other), r.start() + " " + other);
+    }
+  }
+
+  @Test
+  void withTheUsersChecksum_nearFirstAnswer_waitsForTheMajority() throws Exception {
+    byte[] data = Files.readAllBytes(TestFiles.random(dir, "src.bin", 3L * FIRST, 16));
+    AtomicReference<Instant> answered = new AtomicReference<>();
+    try (HostileHttpServer fast = HostileHttpServer.start((req, x) -> x.serve(req, data, ""));
+        HostileHttpServer slowA =
+            HostileHttpServer.start(
+                (req, x) -> {
+                  Thread.sleep(300);
+                  answered.compareAndSet(null, Instant.now());
+                  x.serve(req, data, "");
+                });
+        HostileHttpServer slowB =
+            HostileHttpServer.start(
+                (req, x) -> {
+                  Thread.sleep(300);
+                  answered.compareAndSet(null, Instant.now());
+                  x.serve(req, data, "");
+                })) {
+      Path out = dir.resolve("out.bin");
+      DownloadReport r =
+          Download.builder()
+              .sources(List.of(fast.uri("f"), slowA.uri("f"), slowB.uri("f")))
+              .output(out)
+              .journal(null)
+              .checksums(List.of(new Checksum("sha-256", sha256(data))))
+              .build()
+              .run();
+      assertArrayEquals(data, Files.readAllBytes(out));
+      // a near first answer: the wait for a majority is short and chooses the connections, so
+      // the download started only after a second replica answered
+      assertFalse(r.start().isBefore(answered.get()), r.start() + " " + answered);
     }
   }
 
@@ -152,18 +203,19 @@ class EarlyStartTest {
             HostileHttpServer.start(
                 (req, x) -> {
                   seen.add(req);
+                  Thread.sleep(DISTANT_MS);
                   serveSlowly(req, x, stale);
                 });
         HostileHttpServer a =
             HostileHttpServer.start(
                 (req, x) -> {
-                  Thread.sleep(300);
+                  Thread.sleep(DISTANT_MS + 300);
                   x.serve(req, data, "");
                 });
         HostileHttpServer b =
             HostileHttpServer.start(
                 (req, x) -> {
-                  Thread.sleep(300);
+                  Thread.sleep(DISTANT_MS + 300);
                   x.serve(req, data, "");
                 })) {
       Path out = dir.resolve("out.bin");
@@ -197,18 +249,19 @@ class EarlyStartTest {
             HostileHttpServer.start(
                 (req, x) -> {
                   seen.add(req);
+                  Thread.sleep(DISTANT_MS);
                   serveSlowly(req, x, stale);
                 });
         HostileHttpServer a =
             HostileHttpServer.start(
                 (req, x) -> {
-                  Thread.sleep(300);
+                  Thread.sleep(DISTANT_MS + 300);
                   x.serve(req, data, "");
                 });
         HostileHttpServer b =
             HostileHttpServer.start(
                 (req, x) -> {
-                  Thread.sleep(300);
+                  Thread.sleep(DISTANT_MS + 300);
                   x.serve(req, data, "");
                 })) {
       Path out = dir.resolve("out.bin");
