@@ -33,6 +33,7 @@ final class Engine {
   private final Ticker ticker;
   private final String id;
   private final PieceVerifier verifier;
+  private final boolean startOnChecksum = Boolean.getBoolean(START_ON_CHECKSUM);
   private volatile boolean cancelled;
   private volatile BlockScheduler scheduler;
 
@@ -235,15 +236,14 @@ final class Engine {
   static final long FAR_ANSWER_NANOS = 80_000_000L;
 
   /**
-   * Whether the user's whole-file checksum lets the download start on the first answers ({@link
-   * Prober#settled}) when those already say the replicas are distant (their median took {@link
-   * #FAR_ANSWER_NANOS} or more: a majority's median would too, so the connections per replica are
-   * those the wait would have chosen, and the wait would take at least two such answers' time). The
-   * system property {@code braid.startOnChecksum=false} turns it off (for comparisons, e.g. {@code
-   * BRAID_JAVA_OPTS=-Dbraid.startOnChecksum=false}).
+   * The system property that lets the user's whole-file checksum start the download on the first
+   * answers ({@link Prober#settled}) when those already say the replicas are distant (their median
+   * took {@link #FAR_ANSWER_NANOS} or more: a majority's median would too, so the connections per
+   * replica are those the wait would have chosen). Off unless {@code true}: measured in session 11
+   * on the testbed without a clear gain (docs/download.md, "Start-up time"); {@code
+   * BRAID_JAVA_OPTS=-Dbraid.startOnChecksum=true} turns it on for comparisons.
    */
-  static final boolean START_ON_CHECKSUM =
-      !"false".equals(System.getProperty("braid.startOnChecksum"));
+  static final String START_ON_CHECKSUM = "braid.startOnChecksum";
 
   /** Connections to each distant HTTP replica when the user chose no count. */
   static final int FAR_CONNECTIONS = 2;
@@ -340,7 +340,7 @@ final class Engine {
       List<Prober.Answer> now = round.snapshot();
       boolean far = medianAnswer(round, now.size()) >= FAR_ANSWER_NANOS;
       if (!now.contains(null)
-          || Prober.settled(now, spec.guards(), spec.checksums(), START_ON_CHECKSUM && far)) {
+          || Prober.settled(now, spec.guards(), spec.checksums(), startOnChecksum && far)) {
         return now;
       }
       if (round.next() < 0) {

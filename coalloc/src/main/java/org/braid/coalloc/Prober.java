@@ -134,19 +134,12 @@ final class Prober {
 
   /**
    * Whether the answers so far let the download start: a size the guards declare (which at least
-   * one replica has), any answer when the user gave a whole-file checksum (it verifies the file
-   * whatever size the download starts with; a later majority for another size overrules the start,
-   * see {@link SizeVotes}), or else a size reported by more than half of all the replicas; while no
-   * replica that answered publishes a checksum of an algorithm the user gave none of (the version
-   * those name is chosen by all the replicas together). A null answer is one still awaited.
-   */
-  static boolean settled(List<Answer> answers, Guards guards, List<Checksum> expected) {
-    return settled(answers, guards, expected, true);
-  }
-
-  /**
-   * As {@link #settled(List, Guards, List)}; without {@code onChecksum} the user's checksum does
-   * not let the first answer settle (the behaviour before, for comparisons).
+   * one replica has), with {@code onChecksum} any answer when the user gave a whole-file checksum
+   * (it verifies the file whatever size the download starts with; a later majority for another size
+   * overrules the start, see {@link SizeVotes} and {@link Engine#START_ON_CHECKSUM}), or else a
+   * size reported by more than half of all the replicas; while no replica that answered publishes a
+   * checksum of an algorithm the user gave none of (the version those name is chosen by all the
+   * replicas together). A null answer is one still awaited.
    */
   static boolean settled(
       List<Answer> answers, Guards guards, List<Checksum> expected, boolean onChecksum) {

@@ -17,6 +17,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +37,16 @@ class EarlyStartTest {
 
   @TempDir Path dir;
 
+  @BeforeEach
+  void startOnChecksum() {
+    System.setProperty(Engine.START_ON_CHECKSUM, "true");
+  }
+
+  @AfterEach
+  void asBefore() {
+    System.clearProperty(Engine.START_ON_CHECKSUM);
+  }
+
   private static Prober.Answer answer(long size, Checksum... published) {
     return new Prober.Answer(new Validators(size, "e", null, true, List.of(published)), null);
   }
@@ -47,28 +59,33 @@ class EarlyStartTest {
   void settled_withTheUsersChecksum_oneAnswerIsEnough() {
     List<Checksum> user = List.of(new Checksum("sha-256", "ab".repeat(32)));
     List<Prober.Answer> one = Arrays.asList(answer(10), null, null, null);
-    assertTrue(Prober.settled(one, Guards.DEFAULT, user));
+    assertTrue(Prober.settled(one, Guards.DEFAULT, user, true));
+    // the default: the checksum does not let one answer settle
+    assertFalse(Prober.settled(one, Guards.DEFAULT, user, false));
     // without a checksum, three of four must agree, as before
-    assertFalse(Prober.settled(one, Guards.DEFAULT, List.of()));
+    assertFalse(Prober.settled(one, Guards.DEFAULT, List.of(), true));
     assertFalse(
         Prober.settled(
-            Arrays.asList(answer(10), answer(10), null, null), Guards.DEFAULT, List.of()));
+            Arrays.asList(answer(10), answer(10), null, null), Guards.DEFAULT, List.of(), true));
     assertTrue(
         Prober.settled(
-            Arrays.asList(answer(10), answer(10), answer(10), null), Guards.DEFAULT, List.of()));
+            Arrays.asList(answer(10), answer(10), answer(10), null),
+            Guards.DEFAULT,
+            List.of(),
+            true));
   }
 
   @Test
   void settled_withTheUsersChecksum_notOnAnErrorNorOnAnAnswerThatContradictsIt() {
     List<Checksum> user = List.of(new Checksum("sha-256", "ab".repeat(32)));
     Prober.Answer failed = new Prober.Answer(null, "refused");
-    assertFalse(Prober.settled(Arrays.asList(failed, null, null), Guards.DEFAULT, user));
+    assertFalse(Prober.settled(Arrays.asList(failed, null, null), Guards.DEFAULT, user, true));
     // publishes another sha-256: another version, which does not count
     Prober.Answer other = answer(10, new Checksum("sha-256", "cd".repeat(32)));
-    assertFalse(Prober.settled(Arrays.asList(other, null, null), Guards.DEFAULT, user));
+    assertFalse(Prober.settled(Arrays.asList(other, null, null), Guards.DEFAULT, user, true));
     // publishes a checksum of an algorithm the user gave none of: all replicas choose the version
     Prober.Answer md5 = answer(10, new Checksum("md5", "00".repeat(16)));
-    assertFalse(Prober.settled(Arrays.asList(md5, null, null), Guards.DEFAULT, user));
+    assertFalse(Prober.settled(Arrays.asList(md5, null, null), Guards.DEFAULT, user, true));
   }
 
   @Test
