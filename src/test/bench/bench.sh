@@ -27,9 +27,8 @@
 # TB_PREFIX and TB_NET run the harness under other names and addresses (see testbed.sh);
 # Braid contenders besides the schemes: braid-pipelined (--pipeline), braid-pipelined1 (--pipeline
 # --connections-per-source 1), braid-c1 (--connections-per-source 1),
-# braid-norenew (--pipeline, BRAID_JAVA_OPTS=-Dbraid.renew=false), braid-alt (the default scheme
-# with the options in BENCH_ALT_OPTS and BRAID_JAVA_OPTS=$BENCH_ALT_JAVA_OPTS: an A/B variant in
-# the same run); BENCH_BRAID_LOG sets BRAID_LOG for
+# braid-norenew (--pipeline, BRAID_JAVA_OPTS=-Dbraid.renew=false), braid-alt (the default with
+# BRAID_JAVA_OPTS=$BENCH_ALT_OPTS, to compare a -D switch within one build); BENCH_BRAID_LOG sets BRAID_LOG for
 # braid contenders and keeps each run's log in DIR/braid-logs/.
 # GUC_STREAMS the parallel streams of the guc-p contender (default 8, paper 003's setting);
 # BENCH_GRID_MB the file size of scenario grid in MB (default 200; smaller for a quick check).
@@ -366,18 +365,16 @@ run_one() { # contender mb rep position plot(0|1)
       elif [ "$spec" = c1 ]; then  # the default scheme, one connection per replica
         scheme=adaptive
         opts+=(--connections-per-source 1)
-      elif [ "$spec" = alt ]; then  # an A/B variant: BENCH_ALT_OPTS, BENCH_ALT_JAVA_OPTS
-        scheme=adaptive
-        read -r -a alt_opts <<<"${BENCH_ALT_OPTS:-}"
-        opts+=(${alt_opts[@]+"${alt_opts[@]}"})
       fi
       local -a envs=()
       [ -n "${BENCH_BRAID_LOG:-}" ] && envs+=("BRAID_LOG=$BENCH_BRAID_LOG")
-      [ "$spec" = alt ] && [ -n "${BENCH_ALT_JAVA_OPTS:-}" ] && envs+=("BRAID_JAVA_OPTS=$BENCH_ALT_JAVA_OPTS")
       if [ "$spec" = norenew ]; then  # pipelined without renewing connections on a rising rate
         scheme=adaptive
         opts+=(--pipeline)
         envs+=(BRAID_JAVA_OPTS=-Dbraid.renew=false)
+      elif [ "$spec" = alt ]; then  # the default with BENCH_ALT_OPTS as BRAID_JAVA_OPTS (A/B)
+        scheme=adaptive
+        envs+=("BRAID_JAVA_OPTS=${BENCH_ALT_OPTS:-}")
       fi
       opts+=(--scheme "$scheme")
       [ -n "$k" ] && opts+=(--blocks "$k")
