@@ -178,7 +178,11 @@ final class Engine {
         }
       }
       Map<URI, Validators> accepted = new LinkedHashMap<>(probed.validators());
-      SizeVotes votes = new SizeVotes(uris.size(), size, answers);
+      // only a start on the checksum can be overruled: a majority or a declared size is final
+      SizeVotes votes =
+          early && startOnChecksum && spec.guards().expectedSize() < 0
+              ? new SizeVotes(uris.size(), size, answers)
+              : null;
       new LateAnswers(
               id,
               round,
@@ -350,8 +354,9 @@ final class Engine {
   }
 
   /**
-   * Judges a late answer; one that joins is added to {@code accepted}. One that makes a majority
-   * for another size stops the download ({@link SizeVotes}), which then starts over.
+   * Judges a late answer; one that joins is added to {@code accepted}. With {@code votes} (or
+   * null), one that makes a majority for another size stops the download ({@link SizeVotes}), which
+   * then starts over.
    */
   private String judgeLate(
       URI u,
@@ -360,7 +365,7 @@ final class Engine {
       Map<URI, Validators> accepted,
       SizeVotes votes,
       BlockScheduler s) {
-    SizeVotes.Overruled overruled = votes.add(a);
+    SizeVotes.Overruled overruled = votes == null ? null : votes.add(a);
     if (overruled != null) {
       s.abort(overruled);
       return overruled.getMessage();
