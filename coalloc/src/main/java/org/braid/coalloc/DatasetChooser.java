@@ -226,6 +226,9 @@ final class DatasetChooser {
           || t.size < 0) {
         continue; // co-allocated, split, a copy already, or done by its copy and being stopped
       }
+      if (t.received > 0 && now - t.firstByteNanos < SPLIT_AFTER_NANOS) {
+        continue; // its rate is about to be known: its rest is split rather than copied whole
+      }
       double left = DatasetEstimates.secondsLeft(t, now, fallback);
       if (left < 1.0) {
         continue;
