@@ -58,6 +58,17 @@ final class Fetcher {
   /** The loop for sources read with pipelined requests, or null if none is. */
   private final PipelinedFetch pipelined;
 
+  /** By replica, the signal that renews its HTTP flows' connections ({@link Renewal}). */
+  private final Map<Replica, RateRise> rises = new ConcurrentHashMap<>();
+
+  /**
+   * Whether connections are renewed on a rising rate; the system property {@code braid.renew=false}
+   * turns it off (for comparisons, e.g. {@code BRAID_JAVA_OPTS=-Dbraid.renew=false}).
+   */
+  private volatile boolean renewing = !"false".equals(System.getProperty("braid.renew"));
+
+  private volatile long renewMinLatency = RateRise.MIN_LATENCY_NANOS;
+
   /** A fetch loop for the download with the given log id. */
   Fetcher(String id, Leases leases, Sink sink) {
     this(id, leases, sink, false);
@@ -79,6 +90,17 @@ final class Fetcher {
     this.pipelined = pipelining ? new PipelinedFetch(id, leases, sink) : null;
     this.guards = guards;
     this.throttle = new Throttle(guards.maxBytesPerSecond());
+  }
+
+  /** Renews connections to replicas however near (tests on this machine). */
+  void renewNearReplicas() {
+    renewMinLatency = 0;
+  }
+
+  /** Connection renewals claimed so far for the replica ({@link Renewal}). */
+  int renewals(Replica r) {
+    RateRise rise = rises.get(r);
+    return rise == null ? 0 : rise.renewals();
   }
 
   /** From now on each chunk is read only once the pacer lets it ({@link PrefixHasher#pace}). */
@@ -131,8 +153,14 @@ final class Fetcher {
   private void work(Flow f, RangeSource src, Lease first, ReadableByteChannel data) {
     ByteBuffer buf = ByteBuffer.allocate(BUFFER);
     ReadBatcher batcher = new ReadBatcher();
+    Renewal renewal =
+        src instanceof HttpRangeSource h && renewing
+            ? new Renewal(
+                id, f, h, rises.computeIfAbsent(f.replica, r -> new RateRise(renewMinLatency)))
+            : null;
+    Reader reader = new Reader(src, buf, batcher, renewal);
     if (data != null && first != null) {
-      fetch(first, src, buf, batcher, data);
+      fetch(first, reader, data);
     } else {
       abandon(leases, first, data);
     }
@@ -146,9 +174,12 @@ final class Fetcher {
       if (l == null) {
         return;
       }
-      fetch(l, src, buf, batcher, null);
+      fetch(l, reader, null);
     }
   }
+
+  /** A fetch thread's source, chunk buffer, read pacing and connection renewal (or null). */
+  private record Reader(RangeSource src, ByteBuffer buf, ReadBatcher batcher, Renewal renewal) {}
 
   /**
    * Ends a first request that cannot be read: its data without a lease is closed unread, its lease
@@ -173,22 +204,25 @@ final class Fetcher {
   }
 
   /** Fetches the lease's range: from {@code opened} if its request was sent already (or null). */
-  private void fetch(
-      Lease l, RangeSource src, ByteBuffer buf, ReadBatcher batcher, ReadableByteChannel opened) {
+  private void fetch(Lease l, Reader reader, ReadableByteChannel opened) {
+    RangeSource src = reader.src();
     ReadableByteChannel ch = opened;
     LowSpeed speed =
         new LowSpeed(src.uri(), guards.lowSpeedLimit(), guards.lowSpeedTime(), System.nanoTime());
     try {
       if (ch == null) {
         long end = l.requestEnd();
-        ch = src.open(l.from, end - l.from);
+        ch =
+            reader.renewal() != null
+                ? ((HttpRangeSource) src).open(l.from, end - l.from, reader.renewal().key())
+                : src.open(l.from, end - l.from);
       }
       if (ch instanceof ParallelChannel p) {
         l.streams = p.streams();
       }
       open.put(l, ch);
       speeds.put(l, new Watched(speed, ch));
-      read(l, ch, buf, batcher, speed);
+      read(l, ch, reader, speed);
     } catch (SourceException e) {
       failed(l, speed.check(System.nanoTime()) ? speed.exception() : e);
     } catch (LocalWriteException e) {
@@ -210,9 +244,19 @@ final class Fetcher {
       LOG.error("[{}] bug while fetching from {}", id, src.uri(), e);
       leases.fail(l, e);
     } finally {
+      if (reader.renewal() != null) {
+        reader.renewal().abandon();
+      }
       speeds.remove(l);
-      if (ch != null) {
-        open.remove(l);
+      // the channel read last: a renewal may have replaced the one opened here
+      ReadableByteChannel last = open.remove(l);
+      if (last != null) {
+        closeQuietly(last);
+        if (last instanceof KeptConnection k) {
+          l.flow.cold = !k.connectionKept();
+        }
+      }
+      if (ch != null && ch != last) {
         closeQuietly(ch);
       }
     }
@@ -241,12 +285,19 @@ final class Fetcher {
     }
   }
 
-  /** Reads the lease's chunks until its range is done, it must stop, or the channel ends. */
-  private void read(
-      Lease l, ReadableByteChannel ch, ByteBuffer buf, ReadBatcher batcher, LowSpeed speed)
+  /**
+   * Reads the lease's chunks until its range is done, it must stop, or the channel ends; the
+   * connection may be renewed on the way ({@link Renewal}).
+   */
+  private void read(Lease l, ReadableByteChannel opened, Reader reader, LowSpeed speed)
       throws IOException, InterruptedException {
+    ByteBuffer buf = reader.buf();
+    ReadBatcher batcher = reader.batcher();
+    Renewal renewal = reader.renewal();
+    ReadableByteChannel ch = opened;
     Leases.ChunkWriter writer = writer(buf, sink);
-    long left = l.requestEnd() - l.from;
+    long end = l.requestEnd();
+    long at = l.from;
     batcher.start();
     while (true) {
       long waited = pacer.pace();
@@ -255,6 +306,10 @@ final class Fetcher {
         return;
       }
       int asked = throttle.chunk(buf.capacity());
+      if (renewal != null) {
+        ch = switchTo(l, renewal.at(at, ch), ch, speed);
+        asked = (int) Math.min(asked, renewal.limit(at));
+      }
       buf.clear().limit(asked);
       int n = ch.read(buf);
       if (n < 0) {
@@ -266,17 +321,51 @@ final class Fetcher {
       }
       Leases.Step st = leases.deliver(l, n, writer);
       long paused = throttle.take(n) + waited;
-      if (st == Leases.Step.DONE) {
+      if (st != Leases.Step.CONTINUE) {
+        if (st == Leases.Step.STOP) {
+          leases.release(l);
+        }
+        // the rest of a request cut short (a split, a cut-back, a lost race) is read and dropped
+        // when that costs less than a new connection
+        if (ch instanceof KeptConnection k) {
+          k.drainUpTo(drainLimit(batcher.bytesPerSecond(), l.flow.latencyNanos));
+        }
         return;
       }
-      if (st == Leases.Step.STOP) {
-        leases.release(l);
-        return;
+      long now = System.nanoTime();
+      speed.received(n, paused, now);
+      at += n;
+      if (renewal != null) {
+        renewal.received(n, at, end, batcher.bytesPerSecond(), leases::ending, now);
       }
-      speed.received(n, paused, System.nanoTime());
-      left -= n;
-      batcher.pause(n, asked, left);
+      batcher.pause(n, asked, end - at);
     }
+  }
+
+  /** The rest of a request cut short is always read and dropped up to this many bytes. */
+  static final long MIN_DRAIN = 64 * 1024;
+
+  /**
+   * How much of a request cut short is read and dropped to keep its connection: what arrives in
+   * {@link PipelinedFetch#DRAIN_ROUND_TRIPS} round trips at the connection's rate, at least {@link
+   * #MIN_DRAIN}. A new connection costs a connect and TCP's start again; the flow waits for the
+   * drain before its next request (unlike a pipelined one, whose next requests are on their way
+   * meanwhile), so there is no larger floor: 1 MiB at 10 Mbit/s would be 0.8 s.
+   */
+  static long drainLimit(double bytesPerSecond, long latencyNanos) {
+    double rtt = Math.max(0, latencyNanos) / 1e9;
+    return Math.max(
+        MIN_DRAIN, (long) (PipelinedFetch.DRAIN_ROUND_TRIPS * rtt * Math.max(0, bytesPerSecond)));
+  }
+
+  /** Reads on from {@code next} (a renewed connection) if it is not {@code ch}. */
+  private ReadableByteChannel switchTo(
+      Lease l, ReadableByteChannel next, ReadableByteChannel ch, LowSpeed speed) {
+    if (next != ch) {
+      open.put(l, next);
+      speeds.put(l, new Watched(speed, next));
+    }
+    return next;
   }
 
   /** Writes parts of the chunk in {@code buf} through the sink; disk failures told apart. */

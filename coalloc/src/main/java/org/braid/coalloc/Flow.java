@@ -27,6 +27,12 @@ final class Flow {
   /** Last measured time from request to first byte, in nanoseconds. */
   long latencyNanos = -1;
 
+  /**
+   * The flow's last request closed its connection (cut short with much left, failed): its next one
+   * pays a connect and TCP's start again ({@link EndGame#coldSeconds}). Set by the fetch loop.
+   */
+  volatile boolean cold;
+
   long lastProgressNanos;
 
   /** The lease whose bytes the flow reads now, or null. */
@@ -91,13 +97,17 @@ final class Flow {
   /**
    * A chunk of {@code bytes} of its current request arrived at {@code now}: the first one measures
    * the request latency, keeping the smallest seen (the first request also pays for opening the
-   * connection).
+   * connection); not a folded first request's (sent before the scheduler's clock started, it
+   * measured 10-100 ms for replicas 50-200 ms away, and the smallest was kept for the whole
+   * download).
    */
   void received(Lease l, long bytes, long now) {
     if (l.firstByteNanos < 0) {
       l.firstByteNanos = now;
       long lat = now - l.startNanos;
-      latencyNanos = latencyNanos < 0 ? lat : Math.min(latencyNanos, lat);
+      if (!l.folded) {
+        latencyNanos = latencyNanos < 0 ? lat : Math.min(latencyNanos, lat);
+      }
     }
     sample(bytes, now);
   }

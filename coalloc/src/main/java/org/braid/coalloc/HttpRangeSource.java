@@ -8,6 +8,7 @@ import java.nio.channels.ReadableByteChannel;
 import java.time.Duration;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ConnectionClosedException;
 import org.apache.hc.core5.http.HttpEntity;
@@ -40,12 +41,18 @@ public final class HttpRangeSource implements RangeSource {
 
   /**
    * Creates a source with its own connection pool of {@link SourceOptions#connectionsPerSource()}
-   * connections (plus one for probes).
+   * connections, or the count for distant replicas ({@link Engine#FAR_CONNECTIONS}) if more, plus
+   * one for probes and one for a connection being renewed ({@link Renewal}).
    *
    * @throws IllegalArgumentException if the URL is not http(s) or the TLS material is unusable
    */
   public HttpRangeSource(URI uri, SourceOptions options) {
-    this(uri, options, client(uri, options, options.connectionsPerSource() + 1), true);
+    this(uri, options, client(uri, options, poolSize(options)), true);
+  }
+
+  /** Connections in a source's own pool: see {@link #HttpRangeSource(URI, SourceOptions)}. */
+  static int poolSize(SourceOptions options) {
+    return Math.max(options.connectionsPerSource(), Engine.FAR_CONNECTIONS) + 2;
   }
 
   /**
@@ -220,6 +227,17 @@ public final class HttpRangeSource implements RangeSource {
 
   @Override
   public ReadableByteChannel open(long offset, long length) throws IOException {
+    return open(offset, length, null);
+  }
+
+  /**
+   * As {@link #open(long, long)}, on a connection kept for {@code key} (or any, for null): a pooled
+   * connection is reused only by requests with an equal key (or, once, by the first keyed request
+   * after an unkeyed one, such as the probe's), so that a flow keeps its own warm connection and a
+   * new key always gets a new one (HttpClient's connection state, {@link
+   * HttpClientContext#setUserToken}). The answer is a {@link KeptConnection}.
+   */
+  ReadableByteChannel open(long offset, long length, Object key) throws IOException {
     if (offset < 0 || length < 0) {
       throw new IllegalArgumentException("range must not be negative: " + offset + "+" + length);
     }
@@ -229,7 +247,7 @@ public final class HttpRangeSource implements RangeSource {
     }
     boolean whole = p != null && !p.ranges();
     HttpGet get = whole ? new HttpGet(target) : request(offset, length);
-    ClassicHttpResponse r = executeHead(get);
+    ClassicHttpResponse r = executeHead(get, key);
     try {
       if (whole) {
         answers.checkWhole(r, offset, length, p);
@@ -283,12 +301,12 @@ public final class HttpRangeSource implements RangeSource {
    * Sends the request and waits for the status line and headers, at most the connect timeout plus
    * the stall timeout however slowly the server trickles them.
    */
-  private ClassicHttpResponse executeHead(HttpGet get) throws SourceException {
+  private ClassicHttpResponse executeHead(HttpGet get, Object key) throws SourceException {
     Duration limit = options.connectTimeout().plus(options.stallTimeout());
     ClassicHttpResponse r;
     try (Deadlines.Armed deadline = Deadlines.after(limit, get::cancel)) {
       try {
-        r = execute(get);
+        r = execute(get, key);
       } catch (SourceException e) {
         if (deadline.expired()) {
           throw new SourceException.StalledException(
@@ -311,8 +329,17 @@ public final class HttpRangeSource implements RangeSource {
   }
 
   private ClassicHttpResponse execute(HttpGet get) throws SourceException {
+    return execute(get, null);
+  }
+
+  private ClassicHttpResponse execute(HttpGet get, Object key) throws SourceException {
+    HttpClientContext context = null;
+    if (key != null) {
+      context = HttpClientContext.create();
+      context.setUserToken(key);
+    }
     try {
-      return client.executeOpen(null, get, null);
+      return client.executeOpen(null, get, context);
     } catch (SocketTimeoutException e) {
       throw new SourceException.StalledException(
           uri, "no answer within " + options.stallTimeout().toSeconds() + " s", e);
@@ -348,10 +375,13 @@ public final class HttpRangeSource implements RangeSource {
   }
 
   /** The body of one range response: exactly {@code length} bytes, or an exception. */
-  private final class Body extends ExactBody {
+  private final class Body extends ExactBody implements KeptConnection {
     private final HttpGet get;
     private final ClassicHttpResponse response;
-    private final Thread reader = Thread.currentThread();
+    private volatile Thread reader = Thread.currentThread();
+    private volatile long drainLimit = DRAIN_LIMIT;
+    private volatile boolean drop;
+    private volatile boolean kept;
     private volatile boolean open = true;
 
     /** Bytes the server sends after the range (whole-file answers); 0 for a range answer. */
@@ -371,9 +401,30 @@ public final class HttpRangeSource implements RangeSource {
 
     @Override
     void complete() throws IOException {
+      if (drop && get != null) {
+        // before the end is read: at the end HttpClient returns the connection to its pool
+        get.cancel();
+        return;
+      }
       if (tail == 0) {
         expectEnd();
       }
+    }
+
+    @Override
+    public void dropConnection() {
+      drop = true;
+    }
+
+    @Override
+    public boolean connectionKept() {
+      return kept;
+    }
+
+    @Override
+    public void drainUpTo(long bytes) {
+      reader = Thread.currentThread();
+      drainLimit = Math.max(0, bytes);
     }
 
     @Override
@@ -389,11 +440,14 @@ public final class HttpRangeSource implements RangeSource {
       }
       open = false;
       long left = length - read + tail;
-      if (left > 0 && left <= DRAIN_LIMIT && Thread.currentThread() == reader) {
+      if (drop) {
+        get.cancel();
+      } else if (left > 0 && left <= drainLimit && Thread.currentThread() == reader) {
         try {
           in.skipNBytes(left);
           in.close();
           response.close();
+          kept = true;
           return;
         } catch (IOException e) {
           // fall through and drop the connection
@@ -408,6 +462,7 @@ public final class HttpRangeSource implements RangeSource {
         // the connection is dropped anyway
       }
       response.close();
+      kept = !drop && left <= 0;
     }
   }
 }

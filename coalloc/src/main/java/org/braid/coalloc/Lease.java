@@ -29,6 +29,15 @@ final class Lease {
   long sent;
 
   long firstByteNanos = -1;
+
+  /**
+   * Made for a request sent before the scheduler started (the probe folded into it) and read
+   * sequentially: its time to the first byte, counted from the scheduler's start, says nothing of
+   * the request latency (set by {@link BlockScheduler#firstLeasesCuttable}; pipelined flows keep it
+   * as their only measure before their answers queue up).
+   */
+  boolean folded;
+
   long written;
   long received;
 

@@ -72,8 +72,10 @@ class WanSimulationTest {
   /**
    * Why the default scheme opens two connections to each distant replica ({@link
    * Engine#connections}): at 50-200 ms, with the speed swap and with the fastest mirror killed at
-   * 40% of the bound time, two flows per replica beat one by at least two points of the bound (the
-   * model gave 86.6% against 90.2%, and 87.8% against 90.4%).
+   * 40% of the bound time, two flows per replica beat one by more than a point of the bound (the
+   * model gave 86.6% against 90.2%, and 87.8% against 90.4%; since requests cut short are drained
+   * up to two round trips' worth, {@link Fetcher#drainLimit}, 86.6% against 90.2% and 89.6% against
+   * 91.3%: the drain spares one connection more reconnects than two).
    */
   @ParameterizedTest(name = "{0}")
   @CsvSource({"swap", "kill"})
@@ -96,7 +98,7 @@ class WanSimulationTest {
       System.out.printf(
           "200 MB, 50-200 ms, %s, %d connection(s): %.1f%%%n", event, c, 100 * share[c]);
     }
-    assertTrue(share[2] > share[1] + 0.02, "two " + share[2] + " against one " + share[1]);
+    assertTrue(share[2] > share[1] + 0.01, "two " + share[2] + " against one " + share[1]);
   }
 
   /** With the probe folded in, 10 MB from four mirrors takes at most 1/1.2 of the best alone. */

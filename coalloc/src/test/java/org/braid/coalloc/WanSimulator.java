@@ -23,10 +23,11 @@ import java.util.function.DoubleUnaryOperator;
  *
  * <p>Two ways to fetch: <b>sequential</b>, one request per block on a kept-alive connection, the
  * next sent when the last byte of the one before arrived, a connection dropped when a request stops
- * with more than 64 KiB unread (the download before issue 17); and <b>pipelined</b>, requests sent
- * ahead by {@link Leases#more} so that the server never waits for one. Two ways to start: a probe
- * per replica, with the transfer starting once every replica answered; or the probe folded into a
- * first request per flow for a guessed range, the transfer starting once most replicas answered.
+ * with more than two round trips' worth unread ({@link Fetcher#drainLimit}; 64 KiB before session
+ * 11); and <b>pipelined</b>, requests sent ahead by {@link Leases#more} so that the server never
+ * waits for one. Two ways to start: a probe per replica, with the transfer starting once every
+ * replica answered; or the probe folded into a first request per flow for a guessed range, the
+ * transfer starting once most replicas answered.
  */
 final class WanSimulator {
   static final long STEP_NANOS = 1_000_000;
@@ -37,7 +38,10 @@ final class WanSimulator {
 
   static final double RTO_MIN = 0.2;
 
-  /** A sequential request stopped with more than this unread drops its connection. */
+  /**
+   * A sequential request stopped with more than this unread drops its connection (before session
+   * 11; see {@link Options#drainByRate}).
+   */
   static final long DRAIN_LIMIT = 64 * 1024;
 
   /** A pipelined request stopped with more than this unread drops its connection. */
@@ -63,6 +67,14 @@ final class WanSimulator {
     boolean foldProbe = true;
     long speculative = 1 << 20;
     int connections = 1;
+
+    /**
+     * Sequential: the rest of a request cut short is read and dropped up to {@link
+     * Fetcher#drainLimit} (as the fetch loop does since session 11), else up to {@link
+     * #DRAIN_LIMIT}.
+     */
+    boolean drainByRate = true;
+
     Scheme scheme = Scheme.adaptive();
     double limitSeconds = 600;
 
@@ -458,6 +470,9 @@ final class WanSimulator {
       }
       if (r.received >= r.length && c.client.peek() == r) {
         c.client.poll();
+        if (r.lease != null) {
+          r.lease.flow.cold = false; // its request ended on a connection that stays open
+        }
       }
     }
   }
@@ -496,7 +511,11 @@ final class WanSimulator {
         waste += q.length - q.received;
       }
     }
-    if (waste > (o.pipelined ? PIPELINED_DRAIN_LIMIT : DRAIN_LIMIT)) {
+    long limit =
+        o.pipelined
+            ? PIPELINED_DRAIN_LIMIT
+            : o.drainByRate ? Fetcher.drainLimit(l.flow.rate, (long) (c.m.rtt * 1e9)) : DRAIN_LIMIT;
+    if (waste > limit) {
       reconnect(c, l);
     }
   }
@@ -510,6 +529,7 @@ final class WanSimulator {
       }
     }
     c.drop();
+    gone.flow.cold = true;
     res.reconnects++;
     if (again.isEmpty()) {
       return; // connects when the next request is sent
