@@ -28,7 +28,8 @@
 # Braid contenders besides the schemes: braid-pipelined (--pipeline), braid-pipelined1 (--pipeline
 # --connections-per-source 1), braid-c1 (--connections-per-source 1),
 # braid-norenew (--pipeline, BRAID_JAVA_OPTS=-Dbraid.renew=false), braid-alt (the default with
-# BRAID_JAVA_OPTS=$BENCH_ALT_OPTS, to compare a -D switch within one build); BENCH_BRAID_LOG sets BRAID_LOG for
+# BRAID_JAVA_OPTS=$BENCH_ALT_OPTS, to compare a -D switch such as -Dbraid.renewSequential=true
+# within one build); BENCH_BRAID_LOG sets BRAID_LOG for
 # braid contenders and keeps each run's log in DIR/braid-logs/.
 # GUC_STREAMS the parallel streams of the guc-p contender (default 8, paper 003's setting);
 # BENCH_GRID_MB the file size of scenario grid in MB (default 200; smaller for a quick check).

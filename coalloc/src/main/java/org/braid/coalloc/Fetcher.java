@@ -62,10 +62,15 @@ final class Fetcher {
   private final Map<Replica, RateRise> rises = new ConcurrentHashMap<>();
 
   /**
-   * Whether connections are renewed on a rising rate; the system property {@code braid.renew=false}
-   * turns it off (for comparisons, e.g. {@code BRAID_JAVA_OPTS=-Dbraid.renew=false}).
+   * Whether connections are renewed on a rising rate ({@link Renewal}): off by default, on with the
+   * system property {@code braid.renewSequential=true} (e.g. {@code
+   * BRAID_JAVA_OPTS=-Dbraid.renewSequential=true}). Measured on the testbed in session 11 and not
+   * adopted: in 4w at 50-200 ms the download took 12.6-15.1 s with it (median 13.8 s of seven runs)
+   * against 12.6-13.4 s without (median 13.1 s), alternating in the same runs; the rate signal,
+   * with a round trip of silence per block in each flow, also fired on replicas that had slowed
+   * down or were near the end (docs/download.md).
    */
-  private volatile boolean renewing = !"false".equals(System.getProperty("braid.renew"));
+  private volatile boolean renewing = "true".equals(System.getProperty("braid.renewSequential"));
 
   private volatile long renewMinLatency = RateRise.MIN_LATENCY_NANOS;
 
@@ -92,8 +97,9 @@ final class Fetcher {
     this.throttle = new Throttle(guards.maxBytesPerSecond());
   }
 
-  /** Renews connections to replicas however near (tests on this machine). */
+  /** Renews connections on a rising rate, to replicas however near (tests on this machine). */
   void renewNearReplicas() {
+    renewing = true;
     renewMinLatency = 0;
   }
 
@@ -212,6 +218,9 @@ final class Fetcher {
     try {
       if (ch == null) {
         long end = l.requestEnd();
+        if (reader.renewal() != null && l.flow.cold) {
+          reader.renewal().reconnecting(System.nanoTime());
+        }
         ch =
             reader.renewal() != null
                 ? ((HttpRangeSource) src).open(l.from, end - l.from, reader.renewal().key())

@@ -69,6 +69,14 @@ final class Renewal {
     return new Key(flow.id, generation);
   }
 
+  /**
+   * The flow's next request opens a new connection (its last one was closed): that connection's
+   * start is no rise of the replica's rate, so none is claimed for a while.
+   */
+  void reconnecting(long now) {
+    rise.reconnected(Math.max(0, flow.latencyNanos), now);
+  }
+
   /** Connections renewed by this flow so far. */
   int renewals() {
     return renewals;
