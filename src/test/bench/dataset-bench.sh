@@ -17,7 +17,11 @@
 #   flock /work/helpers/bench.lock src/test/bench/dataset-bench.sh --sets "1000 10k" --reps 3
 # Environment: BENCH_CONTENDERS replaces the contender list: braid braid-j64 aria2 aria2-tuned
 # guc guc-tuned (default: all); TB_PREFIX and TB_NET as for testbed.sh; BRAID_TIMING=1 appends
-# each braid run's milestones (ms since its launcher started) to dataset-timing.txt in --out.
+# each braid run's milestones (ms since its launcher started) to dataset-timing.txt in --out;
+# BENCH_LINKS=1 samples every mirror link's byte counter during each run (dataset-links.py) and
+# appends when each link carried its first and last byte, its idle time and bytes to
+# dataset-links.txt in --out; BENCH_LOGS=1 keeps each braid run's stderr and report as
+# logs/SET-CONTENDER-REP.{log,json} in --out.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -93,7 +97,14 @@ run_one() { # set contender rep position
   local lists="$work/lists/$set"
   rm -rf "$o"; mkdir -p "$o"
   local load1; load1=$(cut -d' ' -f1 /proc/loadavg)
-  local log="$work/run.log"
+  local log="$work/run.log" sampler=""
+  if [ "${BENCH_LINKS:-0}" = 1 ]; then
+    local -a devs=()
+    for i in $(seq "$(wc -w <<<"$RATES")"); do devs+=("${TB_PREFIX}m${i}c"); done
+    ip netns exec "$TB_CLIENT" python3 "$here/dataset-links.py" sample "${devs[@]}" >"$work/links.txt" &
+    sampler=$!
+    sleep 0.1
+  fi
   t0=$(date +%s.%N)
   case "$c" in
     braid|braid-j64)
@@ -116,6 +127,12 @@ run_one() { # set contender rep position
     *) echo "dataset-bench: unknown contender $c" >&2; exit 2 ;;
   esac
   t1=$(date +%s.%N)
+  if [ -n "$sampler" ]; then
+    sleep 0.1
+    kill "$sampler" 2>/dev/null || true
+    wait "$sampler" 2>/dev/null || true
+    echo "$set $c rep $rep: $(python3 "$here/dataset-links.py" summary "$work/links.txt" "$t0" "$t1")" >>"$out/dataset-links.txt"
+  fi
   local wall; wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
   local ok=0
   if [ "$rc" = 0 ] && (cd "$o" && sha256sum --quiet -c "$lists/SHA256SUMS" >/dev/null 2>&1); then ok=1; fi
@@ -124,6 +141,11 @@ run_one() { # set contender rep position
   if [[ "$c" == braid* ]] && grep -q '^braid: timing:' "$log"; then
     # BRAID_TIMING=1 in the environment: the run's milestones (docs/download.md)
     echo "$set $c rep $rep wall $wall: $(grep '^braid: timing:' "$log" | tail -1)" >>"$out/dataset-timing.txt"
+  fi
+  if [[ "$c" == braid* ]] && [ "${BENCH_LOGS:-0}" = 1 ]; then
+    mkdir -p "$out/logs"
+    cp "$log" "$out/logs/$set-$c-$rep.log"
+    cp "$work/braid.json" "$out/logs/$set-$c-$rep.json" 2>/dev/null || true
   fi
   if [[ "$c" == braid* ]] && [ -s "$work/braid.json" ]; then
     jq -c --arg s "$set" --arg c "$c" --argjson r "$rep" \

@@ -2,6 +2,7 @@ package org.braid.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -55,7 +56,11 @@ final class DatasetGet {
     Dataset.warmUp(so); // the job's code loads while the list is read
     DatasetInputs in = DatasetInputs.read(get.source, opts, get.urls, so);
     StartupClock.mark("listed");
-    in.files().forEach(f -> f.sources().forEach(so::checkTokenTransport)); // before any request
+    for (DatasetFile f : in.files()) {
+      for (URI u : f.sources()) {
+        so.checkTokenTransport(u); // before any request
+      }
+    }
     int shown = 0;
     for (String n : in.notes()) {
       if (shown++ < 10) {

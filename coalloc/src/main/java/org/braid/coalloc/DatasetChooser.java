@@ -4,6 +4,7 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -100,6 +101,107 @@ final class DatasetChooser {
    */
   static final double IDLE_SHARE = 0.25;
 
+  /** A split saves at least this much of the time the task being cut still needs. */
+  static final double MIN_SPLIT_GAIN = 0.05;
+
+  /** The smallest piece a split hands to another server. */
+  static final long MIN_PIECE = 128 * 1024;
+
+  /**
+   * At the tail (nothing left to start), the rest of the single-server file (or piece) that would
+   * end last, taken over by an idle server, or null: the running task is cut where both would
+   * finish at the same time by its own measured rate and the idle server's rate and request
+   * latency, so that the links end together rather than one waiting on the last file of another; no
+   * byte is fetched twice (a whole-file copy of a slow file fetched up to 10 MB twice at the 1,000
+   * file set's tail). Only tasks that have received bytes for a while (their rate is known) and
+   * files of known size are cut.
+   *
+   * @param candidates the usable sources of a file except one (file, except)
+   */
+  DatasetTask split(
+      List<DatasetTask> running, BiFunction<Integer, Integer, List<Integer>> candidates, long now) {
+    double fallback = estimates.fallbackRate();
+    DatasetTask pick = null;
+    int pickSource = -1;
+    long pickAt = -1;
+    double gain = MIN_SPLIT_GAIN;
+    for (DatasetTask t : running) {
+      if (t.mode == DatasetTask.Mode.DOWNLOAD
+          || t.duplicate
+          || t.twin != null
+          || t.cancelled
+          || t.released
+          || t.size < 0
+          || t.firstByteNanos < 0
+          || now - t.firstByteNanos < SPLIT_AFTER_NANOS
+          || t.received <= 0) {
+        continue;
+      }
+      double rate = t.received / ((now - t.firstByteNanos) / 1e9);
+      long next = t.from + t.received + Fetcher.BUFFER; // bytes may be on their way to the task
+      long stop = t.stop();
+      double left = (stop - next) / rate;
+      int own = files.get(t.file).sources().indexOf(t.sources.get(0));
+      for (int k : candidates.apply(t.file, own)) {
+        DatasetServer s = sourceServers[t.file][k];
+        if (s == t.servers.get(0) || !s.usable(now) || s.running > 0) {
+          continue; // only an idle server: a busy one would slow its own files
+        }
+        double r = s.requestRate(fallback);
+        double lat = s.latency(now);
+        // both end together: (at - next) / rate = lat + (stop - at) / r
+        long at = (long) ((next * r + stop * rate + lat * rate * r) / (rate + r));
+        if (at < next || stop - at < MIN_PIECE) {
+          continue;
+        }
+        double g = left - (at - next) / rate;
+        if (g > gain) {
+          pick = t;
+          pickSource = k;
+          pickAt = at;
+          gain = g;
+        }
+      }
+    }
+    if (pick == null) {
+      return null;
+    }
+    DatasetTask owner = pick.owner;
+    DatasetTask piece =
+        new DatasetTask(
+            pick,
+            files.get(pick.file).sources().get(pickSource),
+            sourceServers[pick.file][pickSource],
+            pickAt,
+            pick.stop(),
+            now);
+    if (owner.split == null) {
+      owner.split = new DatasetSplit();
+    }
+    owner.split.add(piece);
+    if (!pick.cut(pickAt)) {
+      owner.split.withdraw(piece); // it passed the point meanwhile: nothing to hand over
+      return null;
+    }
+    LOG.info(
+        "[{}] {}: bytes {}-{} taken over by {} from {} (done together in {} s)",
+        id,
+        DatasetNames.shown(files.get(pick.file).path()),
+        pickAt,
+        piece.stop(),
+        piece.servers.get(0).key,
+        pick.servers.get(0).key,
+        String.format(
+            Locale.ROOT,
+            "%.2f",
+            (pickAt - pick.from - pick.received)
+                / Math.max(1.0, pick.received / ((now - pick.firstByteNanos) / 1e9))));
+    return piece;
+  }
+
+  /** A task is cut only once its rate has been measured this long. */
+  static final long SPLIT_AFTER_NANOS = 100_000_000L;
+
   /**
    * A second copy of the slowest single-server file at the tail, or null: from an idle server that
    * would finish it in less than half the time the running copy still needs. A server still busy
@@ -119,9 +221,13 @@ final class DatasetChooser {
       if (t.mode != DatasetTask.Mode.SINGLE
           || t.duplicate
           || t.twin != null
+          || t.split != null
           || t.cancelled
           || t.size < 0) {
-        continue; // a co-allocated file, a copy already, or done by its copy and being stopped
+        continue; // co-allocated, split, a copy already, or done by its copy and being stopped
+      }
+      if (t.received > 0 && now - t.firstByteNanos < SPLIT_AFTER_NANOS) {
+        continue; // its rate is about to be known: its rest is split rather than copied whole
       }
       double left = DatasetEstimates.secondsLeft(t, now, fallback);
       if (left < 1.0) {

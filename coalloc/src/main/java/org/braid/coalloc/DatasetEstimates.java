@@ -72,7 +72,7 @@ final class DatasetEstimates {
       if (k < 0 || (t.size < 0 && t.servers.size() > 1)) {
         continue;
       }
-      double left = Math.max(0, (t.size < 0 ? expectedSize() : t.size) - t.received);
+      double left = t.bytesLeft(expectedSize());
       if (t.servers.size() == 1) {
         b += left;
       } else {
@@ -142,11 +142,11 @@ final class DatasetEstimates {
     DatasetServer s = t.servers.get(0);
     if (got <= 0) {
       double share = s.rate(fallback) / Math.max(1, s.running);
-      return Math.max(elapsed, t.size / share);
+      return Math.max(elapsed, t.bytesLeft(0) / share);
     }
     double since = t.firstByteNanos < 0 ? elapsed : (now - t.firstByteNanos) / 1e9;
     double rate = got / Math.max(1e-3, since);
-    return (t.size - got) / rate;
+    return t.bytesLeft(0) / rate;
   }
 
   /** Folds recent bytes into every server's measured rate; says when one departs from the plan. */

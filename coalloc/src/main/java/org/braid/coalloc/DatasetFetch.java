@@ -47,6 +47,7 @@ final class DatasetFetch {
   private final SourcePool pool;
   private final DatasetJournal journal;
   private final DatasetCoalloc coalloc;
+  private final DatasetPieces pieces;
 
   /** Told of the job's first body byte (set by the job before any task runs). */
   DatasetMilestones milestones = DatasetMilestones.NONE;
@@ -65,6 +66,7 @@ final class DatasetFetch {
     this.pool = pool;
     this.journal = journal;
     this.coalloc = new DatasetCoalloc(spec, pool, this);
+    this.pieces = new DatasetPieces(spec, pool);
   }
 
   /** Thrown by writes so that local disk failures are told apart from replica failures. */
@@ -76,6 +78,9 @@ final class DatasetFetch {
 
   /** Runs the task to its outcome; never throws. */
   DatasetOutcome run(DatasetTask t, ByteBuffer buf) {
+    if (t.mode == DatasetTask.Mode.RANGE) {
+      return pieces.fetch(t, buf);
+    }
     DatasetFile f = spec.files().get(t.file);
     Path target;
     try {
@@ -94,6 +99,17 @@ final class DatasetFetch {
     } catch (RuntimeException e) {
       LOG.error("bug while fetching {}", DatasetNames.shown(f.path()), e);
       return DatasetOutcome.local(t.size, "internal error: " + OneLine.of(e));
+    } finally {
+      DatasetSplit split = t.split;
+      if (split != null) {
+        // pieces still writing into the temporary file end before the file is tried again
+        split.cancel();
+        try {
+          split.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
     }
   }
 
@@ -135,7 +151,9 @@ final class DatasetFetch {
         }
       }
       StreamDigests digests = new StreamDigests(StreamDigests.algorithms(sums));
+      Map<String, Long> bytes = Map.of(server.key, size);
       try (FileChannel out = create(temp)) {
+        t.temp = temp;
         if (size > 0) {
           ReadableByteChannel ch = w.body(size);
           t.onCancel(() -> closeQuietly(ch));
@@ -144,6 +162,10 @@ final class DatasetFetch {
           } finally {
             t.onCancel(null);
           }
+        }
+        if (got[0] < size) {
+          // cut at the tail: the rest came from other servers (DatasetPieces)
+          bytes = pieces.finish(t, scheduler, out, got[0], digests, buf);
         }
         if (size >= FLUSH_MIN) {
           force(out);
@@ -170,8 +192,8 @@ final class DatasetFetch {
         return DatasetOutcome.cancelled(size);
       }
       commit(temp, target, f.path(), size, d);
-      journal(id, src, size, start, startNanos, size, "ok");
-      return DatasetOutcome.ok(size, d, Map.of(server.key, size));
+      journal(id, src, size, start, startNanos, got[0], "ok");
+      return DatasetOutcome.ok(size, d, bytes);
     } catch (LocalException e) {
       deleteQuietly(temp);
       return DatasetOutcome.local(size, OneLine.of(e));
@@ -215,7 +237,7 @@ final class DatasetFetch {
     LowSpeed slow =
         new LowSpeed(t.sources.get(0), g.lowSpeedLimit(), g.lowSpeedTime(), spec.ticker().read());
     t.lowSpeed = slow;
-    while (got[0] < t.size) {
+    while (got[0] < t.stop()) {
       if (t.cancelled) {
         throw new SourceException(t.sources.get(0), "cancelled", false, null);
       }
@@ -232,8 +254,11 @@ final class DatasetFetch {
         t.firstByteNanos = spec.ticker().read();
         milestones.firstByte();
       }
-      buf.flip();
+      server.delivered.add(n);
+      int keep = t.accept(got[0], n); // the bytes past a cut are another server's
+      buf.flip().limit(keep);
       digests.update(buf);
+      buf.position(0);
       try {
         while (buf.hasRemaining()) {
           out.write(buf);
@@ -241,9 +266,11 @@ final class DatasetFetch {
       } catch (IOException e) {
         throw new LocalException(e);
       }
-      got[0] += n;
+      got[0] += keep;
       t.received = got[0];
-      server.delivered.add(n);
+      if (keep < n) {
+        return; // cut: the rest is fetched by other servers
+      }
       long paused;
       try {
         paused = throttle.take(n);
@@ -260,6 +287,7 @@ final class DatasetFetch {
       return FileChannel.open(
           temp,
           StandardOpenOption.CREATE,
+          StandardOpenOption.READ,
           StandardOpenOption.WRITE,
           StandardOpenOption.TRUNCATE_EXISTING,
           LinkOption.NOFOLLOW_LINKS);

@@ -177,6 +177,9 @@ final class DatasetScheduler {
     }
     DatasetTask t = fromPending(now);
     if (t == null && pending.isEmpty() && !preparing) {
+      t = chooser.split(running, this::candidates, now);
+    }
+    if (t == null && pending.isEmpty() && !preparing) {
       t = chooser.duplicate(running, this::candidates, now);
     }
     if (t != null) {
@@ -223,7 +226,9 @@ final class DatasetScheduler {
 
   private void start(DatasetTask t) {
     running.add(t);
-    states[t.file].active++;
+    if (t.mode != DatasetTask.Mode.RANGE) {
+      states[t.file].active++; // a piece ends before its owner: the owner stands for the file
+    }
     for (DatasetServer s : t.servers) {
       s.started();
     }
@@ -249,11 +254,18 @@ final class DatasetScheduler {
   synchronized void finished(DatasetTask t, DatasetOutcome o) {
     long now = ticker.read();
     running.remove(t);
+    for (DatasetServer s : t.servers) {
+      if (!t.released) {
+        s.ended(now);
+      }
+    }
+    if (t.mode == DatasetTask.Mode.RANGE) {
+      piece(t, o, now);
+      notifyAll();
+      return;
+    }
     DatasetFileState st = states[t.file];
     st.active--;
-    for (DatasetServer s : t.servers) {
-      s.ended(now);
-    }
     if (t.twin != null) {
       t.twin.twin = null;
     }
@@ -275,6 +287,40 @@ final class DatasetScheduler {
     notifyAll();
   }
 
+  /**
+   * Records how a piece of a file ended (its owner reports the file): a piece that delivered
+   * measures its server's request latency; a failed one counts against its server.
+   */
+  private void piece(DatasetTask t, DatasetOutcome o, long now) {
+    DatasetServer s = t.servers.get(0);
+    if (o.ok()) {
+      s.succeeded(t.firstByteNanos < 0 ? -1 : (t.firstByteNanos - t.startNanos) / 1e9);
+      return;
+    }
+    for (DatasetOutcome.Failure x : o.failures()) {
+      boolean wasUsed = s.dropped == null;
+      s.failed(now, x.transientFailure(), x.reason(), x.retryAfter(), maxStreak, maxRetryAfter);
+      if (wasUsed && s.dropped != null) {
+        LOG.warn("[{}] not using {} any more: {}", id, s.key, s.dropped);
+      }
+    }
+  }
+
+  /**
+   * Gives back the server of a task that reached its cut and now only waits for the pieces other
+   * servers fetch: the server counts as free (and may take a piece itself).
+   */
+  synchronized void released(DatasetTask t) {
+    if (!t.released) {
+      t.released = true;
+      long now = ticker.read();
+      for (DatasetServer s : t.servers) {
+        s.ended(now);
+      }
+      notifyAll();
+    }
+  }
+
   private void succeeded(DatasetTask t, DatasetOutcome o, long now) {
     DatasetFileState st = states[t.file];
     st.status = DatasetFileState.FETCHED;
@@ -294,7 +340,7 @@ final class DatasetScheduler {
           open);
     }
     double firstByte = t.firstByteNanos < 0 ? -1 : (t.firstByteNanos - t.startNanos) / 1e9;
-    if (t.servers.size() == 1 && t.firstByteNanos >= 0 && o.size() >= FLOW_MIN) {
+    if (t.servers.size() == 1 && t.split == null && t.firstByteNanos >= 0 && o.size() >= FLOW_MIN) {
       t.servers.get(0).flowed(o.size() / Math.max(1e-3, (now - t.firstByteNanos) / 1e9));
     }
     for (DatasetServer s : t.servers) {
@@ -303,6 +349,15 @@ final class DatasetScheduler {
         s.succeeded(t.servers.size() == 1 ? firstByte : -1);
         s.files++;
         s.bytes += b;
+      }
+    }
+    if (t.split != null) {
+      for (Map.Entry<String, Long> e : o.servers().entrySet()) {
+        DatasetServer s = servers.get(e.getKey());
+        if (s != null && !t.servers.contains(s)) {
+          s.files++; // pieces of the file
+          s.bytes += e.getValue();
+        }
       }
     }
   }

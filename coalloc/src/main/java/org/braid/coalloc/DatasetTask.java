@@ -1,19 +1,27 @@
 package org.braid.coalloc;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
  * One piece of work of a dataset job: a file fetched whole from one server ({@link Mode#SINGLE}),
- * or through a co-allocated {@link Download} ({@link Mode#DOWNLOAD}). Fields written by the worker
- * are volatile; the others are fixed or guarded by the scheduler's lock.
+ * through a co-allocated {@link Download} ({@link Mode#DOWNLOAD}), or the rest of a file another
+ * task fetches, taken over at the tail by an idle server ({@link Mode#RANGE}). Fields written by
+ * the worker are volatile; where the task stops ({@link #stop}) is guarded by the task's own lock;
+ * the others are fixed or guarded by the scheduler's lock.
  */
 final class DatasetTask {
   enum Mode {
     /** One request for the whole file from one server. */
     SINGLE,
     /** A {@link Download}: co-allocated across several servers, resumable, or of unknown size. */
-    DOWNLOAD
+    DOWNLOAD,
+    /**
+     * Bytes {@code [from, stop)} of a file whose {@link #owner} (a {@link #SINGLE} task on another
+     * server) stopped at {@code from}: written into the owner's temporary file.
+     */
+    RANGE
   }
 
   final int file;
@@ -22,6 +30,27 @@ final class DatasetTask {
   final List<DatasetServer> servers;
   final boolean duplicate;
   final long startNanos;
+
+  /** The first byte this task fetches: 0, or a {@link Mode#RANGE}'s start. */
+  final long from;
+
+  /** The task whose file a {@link Mode#RANGE} task helps fetch; the task itself otherwise. */
+  final DatasetTask owner;
+
+  /** Where the task stops: the file's end (-1: the size, when known), or where a helper starts. */
+  private long end = -1;
+
+  /** Bytes from {@link #from} this task has accepted to write (its own lock). */
+  private long accepted;
+
+  /** The owner's pieces fetched by other servers, once it has been split (scheduler lock). */
+  volatile DatasetSplit split;
+
+  /** The owner's temporary file, once created (read by its pieces). */
+  volatile Path temp;
+
+  /** Whether the task's server no longer counts it (it reached its stop and waits for pieces). */
+  boolean released;
 
   /** The expected size, -1 until known. */
   volatile long size;
@@ -56,6 +85,64 @@ final class DatasetTask {
     this.duplicate = duplicate;
     this.size = size;
     this.startNanos = startNanos;
+    this.from = 0;
+    this.owner = this;
+  }
+
+  /**
+   * A {@link Mode#RANGE} task: bytes {@code [from, end)} of {@code owner}'s file from one server.
+   */
+  DatasetTask(DatasetTask owner, URI source, DatasetServer server, long from, long end, long now) {
+    this.file = owner.file;
+    this.mode = Mode.RANGE;
+    this.sources = List.of(source);
+    this.servers = List.of(server);
+    this.duplicate = false;
+    this.size = owner.size;
+    this.startNanos = now;
+    this.from = from;
+    this.end = end;
+    this.owner = owner.owner;
+  }
+
+  /** The offset where the task stops: its end, or the size of the file (-1 while unknown). */
+  synchronized long stop() {
+    return end >= 0 ? end : size;
+  }
+
+  /**
+   * Accepts up to {@code n} bytes just read at {@code from + got}: how many of them are before the
+   * task's stop (the rest belong to a piece another server fetches, and are dropped).
+   */
+  synchronized int accept(long got, int n) {
+    long stop = end >= 0 ? end : size;
+    int keep = stop < 0 ? n : (int) Math.max(0, Math.min(n, stop - from - got));
+    accepted = got + keep;
+    return keep;
+  }
+
+  /**
+   * Makes the task stop at {@code at}, if it has not accepted bytes past it yet (then false, and
+   * nothing changes): the bytes from there on are another task's.
+   */
+  synchronized boolean cut(long at) {
+    long stop = end >= 0 ? end : size;
+    if (at <= from + accepted || stop < 0 || at >= stop) {
+      return false;
+    }
+    end = at;
+    return true;
+  }
+
+  /**
+   * Bytes this task still has to fetch: {@code expected} less those received, if of unknown size.
+   */
+  double bytesLeft(double expected) {
+    if (released) {
+      return 0;
+    }
+    long stop = stop();
+    return Math.max(0, (stop < 0 ? expected : stop - from) - received);
   }
 
   /** Sets what stops the running fetch; runs it at once if the task is already cancelled. */

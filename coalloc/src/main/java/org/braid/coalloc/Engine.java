@@ -33,6 +33,7 @@ final class Engine {
   private final Ticker ticker;
   private final String id;
   private final PieceVerifier verifier;
+  private final boolean startOnChecksum = Boolean.getBoolean(START_ON_CHECKSUM);
   private volatile boolean cancelled;
   private volatile BlockScheduler scheduler;
 
@@ -75,7 +76,17 @@ final class Engine {
         sources.add(spec.open(u));
       }
       StreamHistory.seed(id, spec.journal(), sources);
-      return run(uris, sources);
+      try {
+        return run(uris, sources, true);
+      } catch (DownloadException e) {
+        if (!(e.getCause() instanceof SizeVotes.Overruled o)) {
+          throw e;
+        }
+        // started on the first answers' size, which most replicas then contradicted
+        LOG.warn("[{}] {}: starting over with every replica's answer", id, o.getMessage());
+        published.clear();
+        return run(uris, sources, false);
+      }
     } finally {
       verifier.close();
       for (RangeSource s : sources) {
@@ -88,7 +99,12 @@ final class Engine {
     }
   }
 
-  private DownloadReport run(List<URI> uris, List<RangeSource> sources) throws IOException {
+  /**
+   * One attempt: with {@code mayStartEarly}, the default scheme starts once the answers in hand
+   * settle the download ({@link Prober#settled}), else every answer is awaited.
+   */
+  private DownloadReport run(List<URI> uris, List<RangeSource> sources, boolean mayStartEarly)
+      throws IOException {
     long probeStart = ticker.read();
     // resuming probes and waits for every answer: the control file is checked against them all,
     // and a first request would fetch bytes that may be kept
@@ -97,7 +113,7 @@ final class Engine {
     boolean fold = !resuming;
     // and starts before every replica answered only with the default scheme, which shares the
     // file among whichever replicas are fetching (a fixed plan would wait for one still silent)
-    boolean early = fold && spec.scheme().name().equals(Scheme.adaptive().name());
+    boolean early = mayStartEarly && fold && spec.scheme().name().equals(Scheme.adaptive().name());
     List<ByteRange> first = fold ? foldRanges(sources.size()) : null;
     ProbeRound round =
         ProbeRound.start(id, sources, first, spec.options().probeTimeout(), spec.guards());
@@ -162,6 +178,11 @@ final class Engine {
         }
       }
       Map<URI, Validators> accepted = new LinkedHashMap<>(probed.validators());
+      // only a start on the checksum can be overruled: a majority or a declared size is final
+      SizeVotes votes =
+          early && startOnChecksum && spec.guards().expectedSize() < 0
+              ? new SizeVotes(uris.size(), size, answers)
+              : null;
       new LateAnswers(
               id,
               round,
@@ -170,7 +191,7 @@ final class Engine {
               fetcher,
               sources,
               workers,
-              (i, a) -> judgeLate(uris.get(i), a, size, accepted))
+              (i, a) -> judgeLate(uris.get(i), a, size, accepted, votes, s))
           .start();
       // set up once the fetches run: the first digest instance loads the security providers
       try (PrefixHasher hasher =
@@ -190,7 +211,7 @@ final class Engine {
         windDown(s, fetcher, workers);
         long joinedNanos = ticker.read();
         verifier.verifyAll(s, part);
-        if (!s.complete()) {
+        if (!s.complete() && !(s.failure() instanceof SizeVotes.Overruled)) {
           // what a later run resumes from; a complete download is renamed in a moment, and a crash
           // before that resumes from the last periodic checkpoint
           lastCheckpoint(s, part);
@@ -217,6 +238,16 @@ final class Engine {
    * least this long says the replicas are distant: round trips of about 40 ms or more.
    */
   static final long FAR_ANSWER_NANOS = 80_000_000L;
+
+  /**
+   * The system property that lets the user's whole-file checksum start the download on the first
+   * answers ({@link Prober#settled}) when those already say the replicas are distant (their median
+   * took {@link #FAR_ANSWER_NANOS} or more: a majority's median would too, so the connections per
+   * replica are those the wait would have chosen). Off unless {@code true}: measured in session 11
+   * on the testbed without a clear gain (docs/download.md, "Start-up time"); {@code
+   * BRAID_JAVA_OPTS=-Dbraid.startOnChecksum=true} turns it on for comparisons.
+   */
+  static final String START_ON_CHECKSUM = "braid.startOnChecksum";
 
   /** Connections to each distant HTTP replica when the user chose no count. */
   static final int FAR_CONNECTIONS = 2;
@@ -311,7 +342,9 @@ final class Engine {
   private List<Prober.Answer> awaitSettled(ProbeRound round) {
     while (true) {
       List<Prober.Answer> now = round.snapshot();
-      if (!now.contains(null) || Prober.settled(now, spec.guards(), spec.checksums())) {
+      boolean far = medianAnswer(round, now.size()) >= FAR_ANSWER_NANOS;
+      if (!now.contains(null)
+          || Prober.settled(now, spec.guards(), spec.checksums(), startOnChecksum && far)) {
         return now;
       }
       if (round.next() < 0) {
@@ -320,8 +353,23 @@ final class Engine {
     }
   }
 
-  /** Judges a late answer; one that joins is added to {@code accepted}. */
-  private String judgeLate(URI u, Prober.Answer a, long size, Map<URI, Validators> accepted) {
+  /**
+   * Judges a late answer; one that joins is added to {@code accepted}. With {@code votes} (or
+   * null), one that makes a majority for another size stops the download ({@link SizeVotes}), which
+   * then starts over.
+   */
+  private String judgeLate(
+      URI u,
+      Prober.Answer a,
+      long size,
+      Map<URI, Validators> accepted,
+      SizeVotes votes,
+      BlockScheduler s) {
+    SizeVotes.Overruled overruled = votes == null ? null : votes.add(a);
+    if (overruled != null) {
+      s.abort(overruled);
+      return overruled.getMessage();
+    }
     synchronized (accepted) {
       List<Checksum> more = new ArrayList<>(published);
       String why = Prober.judgeLate(u, a, size, spec.guards(), spec.checksums(), accepted, more);

@@ -133,12 +133,16 @@ final class Prober {
   }
 
   /**
-   * Whether the answers so far decide what waiting for all of them would: a size the guards declare
-   * (which at least one replica has) or one reported by more than half of all the replicas, while
-   * no replica that answered publishes a checksum of an algorithm the user gave none of (the
-   * version those name is chosen by all the replicas together). A null answer is one still awaited.
+   * Whether the answers so far let the download start: a size the guards declare (which at least
+   * one replica has), with {@code onChecksum} any answer when the user gave a whole-file checksum
+   * (it verifies the file whatever size the download starts with; a later majority for another size
+   * overrules the start, see {@link SizeVotes} and {@link Engine#START_ON_CHECKSUM}), or else a
+   * size reported by more than half of all the replicas; while no replica that answered publishes a
+   * checksum of an algorithm the user gave none of (the version those name is chosen by all the
+   * replicas together). A null answer is one still awaited.
    */
-  static boolean settled(List<Answer> answers, Guards guards, List<Checksum> expected) {
+  static boolean settled(
+      List<Answer> answers, Guards guards, List<Checksum> expected, boolean onChecksum) {
     Map<Long, Integer> count = new HashMap<>();
     for (Answer a : answers) {
       if (a == null || a.validators() == null) {
@@ -163,6 +167,9 @@ final class Prober {
     long declared = guards.expectedSize();
     if (declared >= 0) {
       return count.containsKey(declared);
+    }
+    if (onChecksum && !expected.isEmpty()) {
+      return !count.isEmpty();
     }
     return count.values().stream().anyMatch(c -> 2 * c > answers.size());
   }

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -101,6 +102,43 @@ class DatasetHttpTest {
     }
     int connections = three.stream().mapToInt(HostileHttpServer::connections).sum();
     assertTrue(connections < 30, connections + " connections for 90 files: not reused");
+  }
+
+  @Test
+  void aSlowFileAtTheTail_isFinishedByAnIdleServer_fromWhereTheSlowOneStops() throws Exception {
+    // the first server sends whole files at about 1.6 MB/s, the second is fast
+    HostileHttpServer slow =
+        serving(
+            (r, x) -> {
+              byte[] b = data.get(r.target().substring(1));
+              if (r.range() != null) {
+                x.serve(r, b, "");
+                return;
+              }
+              x.write("HTTP/1.1 200 OK\r\nContent-Length: " + b.length + "\r\n\r\n");
+              for (int at = 0; at < b.length; at += 16 * 1024) {
+                x.write(Arrays.copyOfRange(b, at, Math.min(b.length, at + 16 * 1024)));
+                Thread.sleep(10);
+              }
+            });
+    HostileHttpServer fast = good();
+    List<DatasetFile> files = files(1, 1_500_000, List.of(slow, fast));
+    DatasetReport r = job(files).concurrency(2).build().run();
+    assertTrue(r.complete(), DatasetReports.text(r, 10));
+    assertArrived(files);
+    long[] range = null;
+    for (HostileHttpServer.Request q : seen) {
+      if (q.range() != null) {
+        range = q.range();
+      }
+    }
+    assertTrue(range != null && range[0] > 0, "the fast server sent the rest: " + seen);
+    assertEquals(1_499_999, range[1]);
+    Map<String, Long> bytes = r.files().get(0).servers();
+    assertEquals(2, bytes.size(), bytes.toString());
+    assertEquals(1_500_000, bytes.values().stream().mapToLong(Long::longValue).sum());
+    assertEquals(1_500_000 - range[0], bytes.get(DatasetServer.key(fast.uri("x"), "x")));
+    assertEquals(1, r.count("fetched"));
   }
 
   @Test

@@ -141,11 +141,7 @@ class DatasetSchedulerTest {
     DatasetTask onlyA = s.poll(t0);
     assertEquals("big", files.get(big.file).path());
     assertTrue(onA(big) && onA(onlyA));
-    // two seconds in, A has delivered 1,000 bytes of each: B would fetch "big" far sooner
-    for (DatasetTask t : List.of(big, onlyA)) {
-      t.firstByteNanos = t0;
-      t.received = 1000;
-    }
+    // two seconds in, A has delivered nothing (no rate to cut "big" by): B would fetch it sooner
     clock.set(t0 + 2000 * MS);
     DatasetTask copy = s.poll(clock.get());
     assertTrue(copy != null && copy.duplicate && !onA(copy), "a second copy of big from B");
@@ -202,7 +198,7 @@ class DatasetSchedulerTest {
   }
 
   @Test
-  void aSlowFileAtTheTail_isCopiedOnlyToAnIdleServer() {
+  void aSlowFileAtTheTail_isTakenOverOnlyByAnIdleServer() {
     List<DatasetFile> files =
         List.of(
             DatasetFile.of("on-b", 40_000_000, List.of(B.resolve("on-b"))),
@@ -218,10 +214,93 @@ class DatasetSchedulerTest {
     onB.firstByteNanos = t0;
     onB.received = 1_000_000;
     clock.set(t0 + 1000 * MS);
-    assertEquals(null, s.poll(clock.get()), "no copy while B serves another file");
+    assertEquals(null, s.poll(clock.get()), "no copy or piece while B serves another file");
     finish(s, onB, 10, 1000);
+    DatasetTask piece = s.poll(clock.get());
+    assertTrue(
+        piece != null && piece.mode == DatasetTask.Mode.RANGE && !onA(piece),
+        "B idle: it takes over the rest of the slow file");
+  }
+
+  @Test
+  void aStalledFileAtTheTail_isCopiedToAnIdleServer() {
+    List<DatasetFile> files =
+        List.of(
+            DatasetFile.of("on-b", 40_000_000, List.of(B.resolve("on-b"))),
+            DatasetFile.of("slow", 3_000_000, List.of(A.resolve("slow"), B.resolve("slow"))));
+    DatasetScheduler s =
+        scheduler(files, 3, Map.of("http://a.example:80", 1e6, "http://b.example:80", 10e6));
+    long t0 = clock.get();
+    DatasetTask onB = s.poll(t0);
+    DatasetTask slow = s.poll(t0);
+    assertTrue(onA(slow));
+    finish(s, onB, 10, 1000);
+    // nothing received from A in a second: no rate to cut by, a whole copy on B instead
     DatasetTask copy = s.poll(clock.get());
-    assertTrue(copy != null && copy.duplicate && !onA(copy), "B idle: a copy of the slow file");
+    assertTrue(copy != null && copy.duplicate && !onA(copy), "B idle: a copy of the stalled file");
+  }
+
+  @Test
+  void theTailIsSplit_whereBothServersEndTogether_andTheFileIsReportedOnce() {
+    // one 10 MB file on A, received at 1 MB/s for a second; B idle, 9 MB/s predicted, no latency
+    List<DatasetFile> files =
+        List.of(DatasetFile.of("big", 10_000_000, List.of(A.resolve("big"), B.resolve("big"))));
+    DatasetScheduler s =
+        scheduler(files, 2, Map.of("http://a.example:80", 9e6, "http://b.example:80", 9e6));
+    long t0 = clock.get();
+    DatasetTask owner = s.poll(t0);
+    assertTrue(owner.mode == DatasetTask.Mode.SINGLE && onA(owner), "alone on A first");
+    assertEquals(null, s.poll(t0), "no rate measured yet: nothing to cut by");
+    owner.firstByteNanos = t0;
+    owner.received = 1_000_000;
+    assertEquals(1_000_000, owner.accept(0, 1_000_000));
+    clock.set(t0 + 1000 * MS);
+    DatasetTask piece = s.poll(clock.get());
+    assertTrue(piece != null && piece.mode == DatasetTask.Mode.RANGE && !onA(piece), "B helps");
+    // A still needs (at - 1,065,536) / 1 MB/s, B (10 MB - at) / 9 MB/s: equal at 1,958,982
+    long at = piece.from;
+    assertEquals(1_958_982, at, 2);
+    assertEquals(at, owner.stop(), "A stops where B starts");
+    assertEquals(10_000_000, piece.stop());
+    assertEquals(10, owner.accept(at - 10, 100), "A keeps no byte past the cut");
+    assertTrue(!owner.cut(1_500_000), "no cut before bytes A has accepted");
+    assertEquals(null, s.poll(clock.get()), "B busy, A still fetching: nothing more to hand out");
+    // the piece ends first, then the owner reports the whole file with both servers' bytes
+    piece.firstByteNanos = clock.get();
+    clock.addAndGet(900 * MS);
+    s.finished(piece, DatasetOutcome.ok(10_000_000, Map.of(), Map.of("http://b.example:80", 1L)));
+    assertEquals(1, s.open(), "the file is not done by its piece alone");
+    assertTrue(s.claim(owner));
+    s.finished(
+        owner,
+        DatasetOutcome.ok(
+            10_000_000,
+            Map.of(),
+            Map.of("http://a.example:80", at, "http://b.example:80", 10_000_000 - at)));
+    assertEquals(0, s.open());
+    assertTrue(s.done());
+    long total = 0;
+    for (DatasetServer server : s.servers()) {
+      assertEquals(1, server.files, server.key);
+      total += server.bytes;
+    }
+    assertEquals(10_000_000, total, "every byte counted once");
+  }
+
+  @Test
+  void nothingIsSplit_whileFilesWaitToStart() {
+    List<DatasetFile> files = new ArrayList<>();
+    files.add(DatasetFile.of("big", 10_000_000, List.of(A.resolve("big"), B.resolve("big"))));
+    files.add(DatasetFile.of("next", 1_000_000, List.of(A.resolve("next"))));
+    DatasetScheduler s =
+        scheduler(files, 2, Map.of("http://a.example:80", 9e6, "http://b.example:80", 9e6));
+    long t0 = clock.get();
+    DatasetTask owner = s.poll(t0);
+    owner.firstByteNanos = t0;
+    owner.received = 1_000_000;
+    clock.set(t0 + 1000 * MS);
+    DatasetTask t = s.poll(clock.get());
+    assertTrue(t != null && t.mode == DatasetTask.Mode.SINGLE && t.file == 1, "the next file");
   }
 
   @Test

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Per-link byte counters of a dataset-bench run (BENCH_LINKS=1): when each mirror's link carried
+its first and last byte, how long it stood idle in between, and the bytes it carried.
+
+Usage: dataset-links.py sample DEV... > SAMPLES   (in the client namespace: reads each device's
+         rx_bytes, the bytes its mirror sent, every 20 ms until killed; one "t b1 b2 ..." line each)
+       dataset-links.py summary SAMPLES START END   (START/END: the run's wall-clock epoch seconds)
+The summary is one line: per link, first and last byte in seconds since START, idle time over
+IDLE seconds between them (gaps of no growth of at least IDLE), the time it ran below half its
+usual rate (20 ms intervals under half the 90th percentile of its intervals' rates), and MB.
+"""
+import signal
+import sys
+import time
+
+PERIOD = 0.02
+IDLE = 0.2
+
+
+def sample(devs):
+    files = [open("/sys/class/net/%s/statistics/rx_bytes" % d) for d in devs]
+    signal.signal(signal.SIGTERM, lambda *a: sys.exit(0))
+    out = sys.stdout
+    while True:
+        vals = []
+        for f in files:
+            f.seek(0)
+            vals.append(f.read().strip())
+        out.write("%.3f %s\n" % (time.time(), " ".join(vals)))
+        out.flush()
+        time.sleep(PERIOD)
+
+
+def summary(path, start, end):
+    rows = []
+    with open(path) as f:
+        for line in f:
+            p = line.split()
+            if len(p) < 2:
+                continue
+            try:
+                rows.append((float(p[0]), [int(x) for x in p[1:]]))
+            except ValueError:
+                continue
+    rows = [r for r in rows if start - 0.1 <= r[0] <= end + 0.1]
+    if len(rows) < 2:
+        return "no samples"
+    n = len(rows[0][1])
+    parts = []
+    ends = []
+    for k in range(n):
+        base = rows[0][1][k]
+        first = last = None
+        grow = []
+        for (t, v), (t2, v2) in zip(rows, rows[1:]):
+            if v2[k] - v[k] > 2000:  # more than acks and keep-alives
+                grow.append((t, t2))
+                if first is None:
+                    first = t
+                last = t2
+        idle = 0.0
+        for (a, b), (c, d) in zip(grow, grow[1:]):
+            if c - b >= IDLE:
+                idle += c - b
+        # under-used: sampling intervals between the first and last byte carrying less than half
+        # the link's usual rate (the 90th percentile of its intervals' rates)
+        rates = sorted(
+            (v2[k] - v[k]) / (t2 - t)
+            for (t, v), (t2, v2) in zip(rows, rows[1:])
+            if first is not None and first <= t and t2 <= last and t2 > t
+        )
+        under = 0.0
+        if rates:
+            top = rates[int(0.9 * (len(rates) - 1))]
+            under = sum(
+                t2 - t
+                for (t, v), (t2, v2) in zip(rows, rows[1:])
+                if first <= t and t2 <= last and t2 > t and (v2[k] - v[k]) / (t2 - t) < 0.5 * top
+            )
+        total = rows[-1][1][k] - base
+        if first is None:
+            parts.append("m%d none" % (k + 1))
+            continue
+        ends.append(last)
+        parts.append(
+            "m%d %.2f-%.2f idle %.2f under %.2f %.1fMB"
+            % (k + 1, first - start, last - start, idle, under, total / 1e6)
+        )
+    spread = max(ends) - min(ends) if ends else 0
+    return "; ".join(parts) + "; ends spread %.2f s" % spread
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "sample":
+        sample(sys.argv[2:])
+    else:
+        print(summary(sys.argv[2], float(sys.argv[3]), float(sys.argv[4])))
