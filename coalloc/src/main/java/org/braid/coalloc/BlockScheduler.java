@@ -95,7 +95,8 @@ final class BlockScheduler implements Leases {
    * Lets the end game cut and split the first leases like any other (for flows that do not
    * pipeline: a request that asked for more than its block keeps is ended at the new end, as every
    * sequential request is), instead of treating their whole range as asked for ahead; and their
-   * time to the first byte is no request latency ({@link Lease#folded}).
+   * time to the first byte is a request latency only until the next request measures one ({@link
+   * Lease#folded}).
    */
   void firstLeasesCuttable() {
     lock.locked(

@@ -27,6 +27,9 @@ final class Flow {
   /** Last measured time from request to first byte, in nanoseconds. */
   long latencyNanos = -1;
 
+  /** Whether {@link #latencyNanos} is a folded first request's, to be replaced by the next. */
+  private boolean latencyProvisional;
+
   /**
    * The flow's last request closed its connection (cut short with much left, failed): its next one
    * pays a connect and TCP's start again ({@link EndGame#coldSeconds}). Set by the fetch loop.
@@ -97,16 +100,24 @@ final class Flow {
   /**
    * A chunk of {@code bytes} of its current request arrived at {@code now}: the first one measures
    * the request latency, keeping the smallest seen (the first request also pays for opening the
-   * connection); not a folded first request's (sent before the scheduler's clock started, it
-   * measured 10-100 ms for replicas 50-200 ms away, and the smallest was kept for the whole
-   * download).
+   * connection). A folded first request's measure (sent before the scheduler's clock started: it
+   * measured 10-100 ms for replicas 50-200 ms away, and as the smallest was kept for the whole
+   * download) only stands until the flow's next request measures one.
    */
   void received(Lease l, long bytes, long now) {
     if (l.firstByteNanos < 0) {
       l.firstByteNanos = now;
       long lat = now - l.startNanos;
-      if (!l.folded) {
-        latencyNanos = latencyNanos < 0 ? lat : Math.min(latencyNanos, lat);
+      if (l.folded) {
+        if (latencyNanos < 0) {
+          latencyNanos = lat;
+          latencyProvisional = true;
+        }
+      } else if (latencyNanos < 0 || latencyProvisional) {
+        latencyNanos = lat;
+        latencyProvisional = false;
+      } else {
+        latencyNanos = Math.min(latencyNanos, lat);
       }
     }
     sample(bytes, now);

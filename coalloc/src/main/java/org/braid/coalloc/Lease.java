@@ -32,9 +32,10 @@ final class Lease {
 
   /**
    * Made for a request sent before the scheduler started (the probe folded into it) and read
-   * sequentially: its time to the first byte, counted from the scheduler's start, says nothing of
-   * the request latency (set by {@link BlockScheduler#firstLeasesCuttable}; pipelined flows keep it
-   * as their only measure before their answers queue up).
+   * sequentially: its time to the first byte, counted from the scheduler's start, is a request
+   * latency only until the flow's next request measures one (set by {@link
+   * BlockScheduler#firstLeasesCuttable}; pipelined flows keep it as their only measure before their
+   * answers queue up).
    */
   boolean folded;
 
