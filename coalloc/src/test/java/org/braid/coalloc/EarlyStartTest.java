@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -209,36 +210,53 @@ class EarlyStartTest {
     return seen.stream().filter(q -> q.headers().containsKey("want-repr-digest")).count();
   }
 
+  /**
+   * Three replicas: the first, of another version ({@code stale}), answers first and sends slowly;
+   * the two others have {@code data} and answer 300 ms later. Requests to the first go to {@code
+   * seen}.
+   */
+  private record StaleFirst(HostileHttpServer old, HostileHttpServer a, HostileHttpServer b)
+      implements AutoCloseable {
+    static StaleFirst start(byte[] data, byte[] stale, List<HostileHttpServer.Request> seen)
+        throws IOException {
+      HostileHttpServer.Handler good =
+          (req, x) -> {
+            Thread.sleep(DISTANT_MS + 300);
+            x.serve(req, data, "");
+          };
+      HostileHttpServer old =
+          HostileHttpServer.start(
+              (req, x) -> {
+                seen.add(req);
+                Thread.sleep(DISTANT_MS);
+                serveSlowly(req, x, stale);
+              });
+      return new StaleFirst(old, HostileHttpServer.start(good), HostileHttpServer.start(good));
+    }
+
+    List<URI> uris() {
+      return List.of(old.uri("f"), a.uri("f"), b.uri("f"));
+    }
+
+    @Override
+    public void close() {
+      old.close();
+      a.close();
+      b.close();
+    }
+  }
+
   @Test
   void laterMajorityForAnotherSize_overrulesTheStartAndTheDownloadStartsOver() throws Exception {
-    Path src = TestFiles.random(dir, "src.bin", 3L * FIRST, 12);
-    byte[] data = Files.readAllBytes(src);
+    byte[] data = Files.readAllBytes(TestFiles.random(dir, "src.bin", 3L * FIRST, 12));
     // the fastest answer comes from a replica of another version, which sends slowly
     byte[] stale = Files.readAllBytes(TestFiles.random(dir, "stale.bin", 3L * FIRST + 4096, 13));
     List<HostileHttpServer.Request> seen = new CopyOnWriteArrayList<>();
-    try (HostileHttpServer old =
-            HostileHttpServer.start(
-                (req, x) -> {
-                  seen.add(req);
-                  Thread.sleep(DISTANT_MS);
-                  serveSlowly(req, x, stale);
-                });
-        HostileHttpServer a =
-            HostileHttpServer.start(
-                (req, x) -> {
-                  Thread.sleep(DISTANT_MS + 300);
-                  x.serve(req, data, "");
-                });
-        HostileHttpServer b =
-            HostileHttpServer.start(
-                (req, x) -> {
-                  Thread.sleep(DISTANT_MS + 300);
-                  x.serve(req, data, "");
-                })) {
+    try (StaleFirst servers = StaleFirst.start(data, stale, seen)) {
       Path out = dir.resolve("out.bin");
       DownloadReport r =
           Download.builder()
-              .sources(List.of(old.uri("f"), a.uri("f"), b.uri("f")))
+              .sources(servers.uris())
               .output(out)
               .journal(null)
               .checksums(List.of(new Checksum("sha-256", sha256(data))))
@@ -258,38 +276,13 @@ class EarlyStartTest {
 
   @Test
   void withoutAChecksum_theMajorityDecidesBeforeTheStart() throws Exception {
-    Path src = TestFiles.random(dir, "src.bin", 3L * FIRST, 14);
-    byte[] data = Files.readAllBytes(src);
+    byte[] data = Files.readAllBytes(TestFiles.random(dir, "src.bin", 3L * FIRST, 14));
     byte[] stale = Files.readAllBytes(TestFiles.random(dir, "stale.bin", 3L * FIRST + 4096, 15));
     List<HostileHttpServer.Request> seen = new CopyOnWriteArrayList<>();
-    try (HostileHttpServer old =
-            HostileHttpServer.start(
-                (req, x) -> {
-                  seen.add(req);
-                  Thread.sleep(DISTANT_MS);
-                  serveSlowly(req, x, stale);
-                });
-        HostileHttpServer a =
-            HostileHttpServer.start(
-                (req, x) -> {
-                  Thread.sleep(DISTANT_MS + 300);
-                  x.serve(req, data, "");
-                });
-        HostileHttpServer b =
-            HostileHttpServer.start(
-                (req, x) -> {
-                  Thread.sleep(DISTANT_MS + 300);
-                  x.serve(req, data, "");
-                })) {
+    try (StaleFirst servers = StaleFirst.start(data, stale, seen)) {
       Path out = dir.resolve("out.bin");
-      URI o = old.uri("f");
       DownloadReport r =
-          Download.builder()
-              .sources(List.of(o, a.uri("f"), b.uri("f")))
-              .output(out)
-              .journal(null)
-              .build()
-              .run();
+          Download.builder().sources(servers.uris()).output(out).journal(null).build().run();
       assertArrayEquals(data, Files.readAllBytes(out));
       assertNotNull(r.replicas().get(0).dropped());
       assertEquals(0, r.replicas().get(0).bytes());
