@@ -106,6 +106,32 @@ class EarlyStartTest {
     assertTrue(o.getMessage().contains("3 of 4 replicas serve 12 bytes"), o.getMessage());
   }
 
+  /** Answers {@code millis} after each request, noting the first answer's time in {@code at}. */
+  private static HostileHttpServer.Handler answersAfter(
+      long millis, byte[] data, AtomicReference<Instant> at) {
+    return (req, x) -> {
+      Thread.sleep(millis);
+      at.compareAndSet(null, Instant.now());
+      x.serve(req, data, "");
+    };
+  }
+
+  /** Downloads file "f" from the servers with the user's SHA-256 and checks the output. */
+  private DownloadReport runWithChecksum(byte[] data, HostileHttpServer... servers)
+      throws Exception {
+    Path out = dir.resolve("out.bin");
+    DownloadReport r =
+        Download.builder()
+            .sources(Arrays.stream(servers).map(s -> s.uri("f")).toList())
+            .output(out)
+            .journal(null)
+            .checksums(List.of(new Checksum("sha-256", sha256(data))))
+            .build()
+            .run();
+    assertArrayEquals(data, Files.readAllBytes(out));
+    return r;
+  }
+
   @Test
   void withTheUsersChecksum_distantFirstAnswer_startsBeforeTheOthers() throws Exception {
     byte[] data = Files.readAllBytes(TestFiles.random(dir, "src.bin", 3L * FIRST, 11));
@@ -117,30 +143,9 @@ class EarlyStartTest {
                   Thread.sleep(DISTANT_MS);
                   x.serve(req, data, "");
                 });
-        HostileHttpServer slowA =
-            HostileHttpServer.start(
-                (req, x) -> {
-                  Thread.sleep(5_000);
-                  answered.compareAndSet(null, Instant.now());
-                  x.serve(req, data, "");
-                });
-        HostileHttpServer slowB =
-            HostileHttpServer.start(
-                (req, x) -> {
-                  Thread.sleep(5_000);
-                  answered.compareAndSet(null, Instant.now());
-                  x.serve(req, data, "");
-                })) {
-      Path out = dir.resolve("out.bin");
-      DownloadReport r =
-          Download.builder()
-              .sources(List.of(fast.uri("f"), slowA.uri("f"), slowB.uri("f")))
-              .output(out)
-              .journal(null)
-              .checksums(List.of(new Checksum("sha-256", sha256(data))))
-              .build()
-              .run();
-      assertArrayEquals(data, Files.readAllBytes(out));
+        HostileHttpServer slowA = HostileHttpServer.start(answersAfter(5_000, data, answered));
+        HostileHttpServer slowB = HostileHttpServer.start(answersAfter(5_000, data, answered))) {
+      DownloadReport r = runWithChecksum(data, fast, slowA, slowB);
       // the fast replica fetched everything: the download did not wait for a majority, which
       // would have taken the slow replicas' 5 s and given them their first ranges
       assertEquals(data.length, r.replicas().get(0).bytes());
@@ -154,30 +159,9 @@ class EarlyStartTest {
     byte[] data = Files.readAllBytes(TestFiles.random(dir, "src.bin", 3L * FIRST, 16));
     AtomicReference<Instant> answered = new AtomicReference<>();
     try (HostileHttpServer fast = HostileHttpServer.start((req, x) -> x.serve(req, data, ""));
-        HostileHttpServer slowA =
-            HostileHttpServer.start(
-                (req, x) -> {
-                  Thread.sleep(300);
-                  answered.compareAndSet(null, Instant.now());
-                  x.serve(req, data, "");
-                });
-        HostileHttpServer slowB =
-            HostileHttpServer.start(
-                (req, x) -> {
-                  Thread.sleep(300);
-                  answered.compareAndSet(null, Instant.now());
-                  x.serve(req, data, "");
-                })) {
-      Path out = dir.resolve("out.bin");
-      DownloadReport r =
-          Download.builder()
-              .sources(List.of(fast.uri("f"), slowA.uri("f"), slowB.uri("f")))
-              .output(out)
-              .journal(null)
-              .checksums(List.of(new Checksum("sha-256", sha256(data))))
-              .build()
-              .run();
-      assertArrayEquals(data, Files.readAllBytes(out));
+        HostileHttpServer slowA = HostileHttpServer.start(answersAfter(300, data, answered));
+        HostileHttpServer slowB = HostileHttpServer.start(answersAfter(300, data, answered))) {
+      DownloadReport r = runWithChecksum(data, fast, slowA, slowB);
       // a near first answer: the wait for a majority is short and chooses the connections, so
       // the download started only after a second replica answered
       assertFalse(r.start().isBefore(answered.get()), r.start() + " " + answered);
@@ -253,16 +237,7 @@ class EarlyStartTest {
     byte[] stale = Files.readAllBytes(TestFiles.random(dir, "stale.bin", 3L * FIRST + 4096, 13));
     List<HostileHttpServer.Request> seen = new CopyOnWriteArrayList<>();
     try (StaleFirst servers = StaleFirst.start(data, stale, seen)) {
-      Path out = dir.resolve("out.bin");
-      DownloadReport r =
-          Download.builder()
-              .sources(servers.uris())
-              .output(out)
-              .journal(null)
-              .checksums(List.of(new Checksum("sha-256", sha256(data))))
-              .build()
-              .run();
-      assertArrayEquals(data, Files.readAllBytes(out));
+      DownloadReport r = runWithChecksum(data, servers.old(), servers.a(), servers.b());
       String why = r.replicas().get(0).dropped();
       assertTrue(
           why != null && why.contains("serves " + stale.length + " bytes"), String.valueOf(why));
