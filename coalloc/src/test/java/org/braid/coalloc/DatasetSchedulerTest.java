@@ -197,14 +197,21 @@ class DatasetSchedulerTest {
     assertEquals(2, onA, "two files of the expected size on each of two equal servers");
   }
 
-  @Test
-  void aSlowFileAtTheTail_isTakenOverOnlyByAnIdleServer() {
+  /**
+   * A 40 MB file only B (10 MB/s) holds and a 3 MB file on A (1 MB/s) and B: B takes the first, A
+   * the second.
+   */
+  private DatasetScheduler slowTail() {
     List<DatasetFile> files =
         List.of(
             DatasetFile.of("on-b", 40_000_000, List.of(B.resolve("on-b"))),
             DatasetFile.of("slow", 3_000_000, List.of(A.resolve("slow"), B.resolve("slow"))));
-    DatasetScheduler s =
-        scheduler(files, 3, Map.of("http://a.example:80", 1e6, "http://b.example:80", 10e6));
+    return scheduler(files, 3, Map.of("http://a.example:80", 1e6, "http://b.example:80", 10e6));
+  }
+
+  @Test
+  void aSlowFileAtTheTail_isTakenOverOnlyByAnIdleServer() {
+    DatasetScheduler s = slowTail();
     long t0 = clock.get();
     DatasetTask onB = s.poll(t0);
     DatasetTask slow = s.poll(t0);
@@ -224,12 +231,7 @@ class DatasetSchedulerTest {
 
   @Test
   void aStalledFileAtTheTail_isCopiedToAnIdleServer() {
-    List<DatasetFile> files =
-        List.of(
-            DatasetFile.of("on-b", 40_000_000, List.of(B.resolve("on-b"))),
-            DatasetFile.of("slow", 3_000_000, List.of(A.resolve("slow"), B.resolve("slow"))));
-    DatasetScheduler s =
-        scheduler(files, 3, Map.of("http://a.example:80", 1e6, "http://b.example:80", 10e6));
+    DatasetScheduler s = slowTail();
     long t0 = clock.get();
     DatasetTask onB = s.poll(t0);
     DatasetTask slow = s.poll(t0);
