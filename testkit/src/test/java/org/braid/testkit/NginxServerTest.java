@@ -64,8 +64,21 @@ class NginxServerTest {
       Files.move(log, rotated);
       nginx.reopenLogs();
       assertEquals(404, get(nginx.uri(0, "missing")).statusCode());
+      awaitLines(log, 1);
       assertEquals(List.of("GET /a.txt 200"), Files.readAllLines(rotated));
       assertEquals(List.of("GET /missing 404"), Files.readAllLines(log));
+    }
+  }
+
+  /**
+   * Waits up to 5 s until {@code log} has {@code n} lines: nginx writes a request's line after its
+   * response has gone out, so the client can see the answer before the line is there.
+   */
+  private static void awaitLines(Path log, int n) throws Exception {
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while ((!Files.exists(log) || Files.readAllLines(log).size() < n)
+        && System.nanoTime() < deadline) {
+      Thread.sleep(10);
     }
   }
 
@@ -83,6 +96,7 @@ class NginxServerTest {
             .start()) {
       get(nginx.uri(0, "a.txt"));
       get(nginx.uri(1, "a.txt"));
+      awaitLines(nginx.accessLog(), 2);
       assertEquals(List.of(nginx.port(0) + " GET /a.txt 200"), Files.readAllLines(own));
       assertEquals(2, Files.readAllLines(nginx.accessLog()).size());
     }
