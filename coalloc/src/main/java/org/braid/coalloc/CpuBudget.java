@@ -39,14 +39,29 @@ class CpuBudget {
     this.cores = Math.max(1, cores);
   }
 
-  /** This JVM's CPU time against the real clock, or {@link #NONE} where the JVM cannot tell it. */
+  /**
+   * This JVM's CPU time against the real clock. The management classes that tell it are loaded only
+   * when {@link #busy} is first asked (a download at memory speed): loading them cost a run about
+   * 35 ms (StartupClock); where the JVM cannot tell its CPU time, never busy.
+   */
   static CpuBudget process() {
-    OperatingSystemMXBean os = ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class);
-    if (os == null || os.getProcessCpuTime() < 0) {
-      return NONE;
-    }
     return new CpuBudget(
-        os::getProcessCpuTime, System::nanoTime, Runtime.getRuntime().availableProcessors());
+        () -> ProcessCpu.BEAN == null ? -1 : ProcessCpu.BEAN.getProcessCpuTime(),
+        System::nanoTime,
+        Runtime.getRuntime().availableProcessors());
+  }
+
+  /** Holds the JVM's operating-system bean, loaded on first use. */
+  private static final class ProcessCpu {
+    static final OperatingSystemMXBean BEAN =
+        ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class);
+
+    private ProcessCpu() {}
+  }
+
+  /** The process's CPU time in nanoseconds as measured; negative when unknown. */
+  long cpuNanos() {
+    return cpuNanos.getAsLong();
   }
 
   /** The cores of the machine (as the JVM sees them). */

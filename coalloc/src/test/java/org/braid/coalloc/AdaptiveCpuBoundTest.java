@@ -2,7 +2,6 @@ package org.braid.coalloc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
@@ -123,9 +122,17 @@ class AdaptiveCpuBoundTest {
   }
 
   @Test
-  void process_measuresThisJvm() {
+  void process_measuresThisJvmsCpuTime() {
     CpuBudget p = CpuBudget.process();
-    assertNotSame(CpuBudget.NONE, p);
     assertEquals(Runtime.getRuntime().availableProcessors(), p.cores());
+    long before = p.cpuNanos();
+    assertTrue(before > 0, "CPU time " + before);
+    long end = System.nanoTime() + 50 * MS;
+    while (System.nanoTime() < end) {
+      Thread.onSpinWait();
+    }
+    assertTrue(p.cpuNanos() > before);
+    // no verdict before a full window
+    assertFalse(p.busy());
   }
 }
