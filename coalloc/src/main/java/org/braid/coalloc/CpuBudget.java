@@ -19,6 +19,12 @@ class CpuBudget {
   /** Share of all cores' time over a window from which the process counts as CPU-bound. */
   static final double BUSY = 0.85;
 
+  /**
+   * The system property that turns the measurement off when {@code false} (every flow always
+   * fetches), e.g. {@code BRAID_JAVA_OPTS=-Dbraid.cpuLimit=false}, to compare within one build.
+   */
+  static final String PROPERTY = "braid.cpuLimit";
+
   /** No measurement: never busy (the dataset path, tests that do not ask for one). */
   static final CpuBudget NONE = new CpuBudget(() -> -1, System::nanoTime, 1);
 
@@ -45,6 +51,9 @@ class CpuBudget {
    * 35 ms (StartupClock); where the JVM cannot tell its CPU time, never busy.
    */
   static CpuBudget process() {
+    if ("false".equals(System.getProperty(PROPERTY))) {
+      return NONE;
+    }
     return new CpuBudget(
         () -> ProcessCpu.BEAN == null ? -1 : ProcessCpu.BEAN.getProcessCpuTime(),
         System::nanoTime,

@@ -135,4 +135,14 @@ class AdaptiveCpuBoundTest {
     // no verdict before a full window
     assertFalse(p.busy());
   }
+
+  @Test
+  void process_offWithTheProperty() {
+    System.setProperty(CpuBudget.PROPERTY, "false");
+    try {
+      assertEquals(CpuBudget.NONE, CpuBudget.process());
+    } finally {
+      System.clearProperty(CpuBudget.PROPERTY);
+    }
+  }
 }
