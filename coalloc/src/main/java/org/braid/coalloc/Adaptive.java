@@ -79,6 +79,12 @@ final class Adaptive extends BlockPolicy {
    */
   static final double CPU_BOUND_TOTAL = 250e6;
 
+  /**
+   * Fewest bytes left for the CPU-bound limit to be worth deciding ({@link #mayUse}): eight capped
+   * blocks. A smaller remainder at memory speed is over within a fraction of a second.
+   */
+  static final long CPU_BOUND_REMAINING = 8 * MAX_BLOCK;
+
   private final CpuBudget cpu;
 
   /**
@@ -115,8 +121,9 @@ final class Adaptive extends BlockPolicy {
   }
 
   /**
-   * Every flow may fetch, until the live flows deliver {@link #CPU_BOUND_TOTAL} together while the
-   * CPU is busy ({@link CpuBudget#busy}): from then on only the fastest {@link
+   * Every flow may fetch, until every live flow has a measured rate and together they deliver
+   * {@link #CPU_BOUND_TOTAL} while the CPU is busy ({@link CpuBudget#busy}) and at least {@link
+   * #CPU_BOUND_REMAINING} bytes are left: from then on only the fastest {@link
    * CpuBudget#connectionsWhenBusy} flows get new blocks (one on two cores: the other core hashes);
    * the others finish what they hold and stay idle. Issue 17: on two cores, four local mirrors cost
    * more CPU than one and left the whole-file hash without a core of its own. Every flow comes
@@ -135,15 +142,22 @@ final class Adaptive extends BlockPolicy {
       return chosen.contains(f);
     }
     int keep = cpu.connectionsWhenBusy();
+    if (released || s.remainingBytes() < CPU_BOUND_REMAINING) {
+      return true;
+    }
     List<Flow> live = new ArrayList<>();
     double total = 0;
     for (Flow g : s.flows()) {
       if (!g.replica.dropped) {
+        if (!g.measured) {
+          // a guess is no ground for leaving a replica out (nor for choosing it)
+          return true;
+        }
         live.add(g);
         total += s.rateOf(g, now);
       }
     }
-    if (released || live.size() <= keep || total < CPU_BOUND_TOTAL || !cpu.busy()) {
+    if (live.size() <= keep || total < CPU_BOUND_TOTAL || !cpu.busy()) {
       return true;
     }
     live.sort(Comparator.comparingDouble((Flow g) -> s.rateOf(g, now)).reversed());

@@ -40,7 +40,12 @@ class AdaptiveCpuBoundTest {
     for (int i = 0; i < rates.length; i++) {
       rs.add(new Replica(i, URI.create("http://127.0.0.1:" + (8000 + i) + "/f"), rates[i]));
     }
-    return new PolicyView(rs, new RangePool(2_000_000_000L, new RangeSet()), new Flows(rs, 1, 0));
+    PolicyView v =
+        new PolicyView(rs, new RangePool(2_000_000_000L, new RangeSet()), new Flows(rs, 1, 0));
+    for (Flow f : v.flows()) {
+      f.measured = true;
+    }
+    return v;
   }
 
   private static List<Boolean> mayUse(Adaptive a, PolicyView v) {
@@ -147,6 +152,40 @@ class AdaptiveCpuBoundTest {
     // given the CPU, the one connection delivers 200 of the 380 MB/s the four did
     v.flows().get(1).recent = 200e6;
     assertEquals(List.of(false, true, false, false), mayUse(a, v, 3 * Adaptive.SETTLE_NANOS));
+  }
+
+  @Test
+  void aFlowNotMeasuredYet_everyFlowGoesOn() {
+    // a replica whose first bytes never came has only a guessed rate
+    Adaptive a = new Adaptive(twoCores());
+    PolicyView v = view(300e6, 450e6, 240e6, 150e6);
+    v.flows().get(3).measured = false;
+    mayUse(a, v);
+    run(300, 1.0, 2);
+    assertEquals(List.of(true, true, true, true), mayUse(a, v));
+    v.flows().get(3).measured = true;
+    // the CPU is measured from then on: a window later, the choice
+    mayUse(a, v);
+    run(300, 1.0, 2);
+    assertEquals(List.of(false, true, false, false), mayUse(a, v));
+  }
+
+  @Test
+  void littleLeft_everyFlowGoesOn() {
+    Adaptive a = new Adaptive(twoCores());
+    List<Replica> rs = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      rs.add(new Replica(i, URI.create("http://127.0.0.1:" + (8000 + i) + "/f"), 300e6));
+    }
+    PolicyView v =
+        new PolicyView(
+            rs,
+            new RangePool(Adaptive.CPU_BOUND_REMAINING - 1, new RangeSet()),
+            new Flows(rs, 1, 0));
+    v.flows().forEach(f -> f.measured = true);
+    mayUse(a, v);
+    run(300, 1.0, 2);
+    assertEquals(List.of(true, true, true, true), mayUse(a, v));
   }
 
   @Test
