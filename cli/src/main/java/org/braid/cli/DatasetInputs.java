@@ -68,7 +68,11 @@ record DatasetInputs(
       }
       in = listed(urls, so, opts.listLimits());
     } else {
-      in = fromCatalog(catalog(source, opts), source, opts);
+      DatasetInputs early =
+          opts.inputList != null && source.names.isEmpty()
+              ? EarlyInputList.take(opts.inputList)
+              : null;
+      in = early != null ? early : fromCatalog(catalog(source, opts), source, opts);
     }
     if (opts.checksums != null) {
       in = in.withChecksums(opts.checksums);
@@ -99,6 +103,11 @@ record DatasetInputs(
     if (source.catalog != null) {
       selectors.add(0, source.catalog.get(1));
     }
+    return selected(c, selectors);
+  }
+
+  /** The files of the catalog the selectors choose (all of them for none). */
+  static DatasetInputs selected(ReplicaCatalog c, List<String> selectors) {
     List<CatalogFile> chosen = c.select(selectors);
     List<DatasetFile> files = new ArrayList<>(chosen.size());
     List<String> notes = new ArrayList<>();
