@@ -66,9 +66,10 @@ braid_cds() {
 }
 
 # Appends to class list $3 the classes of `braid get` (jar $1) of one local file, of a local
-# dataset listed with -r and of one read from an input list (-i, with checksums: the list reader
-# is most of a dataset's start-up), made in directory $2 and removed after; the runs read and write
-# only there. Fails only when the class list cannot be written.
+# dataset listed with -r, of one read from an input list (-i, with checksums: the list reader is
+# most of a dataset's start-up) and of one over HTTP from mirrors on 127.0.0.1, made in directory
+# $2 and removed after; the runs read and write only there. Fails only when the class list cannot
+# be written.
 braid_cds_gets() {
   local jar=$1 dir=$2 list=$3 more="$2/classlist" block
   mkdir -p -- "$dir/src/sub" || return 0
@@ -87,8 +88,12 @@ braid_cds_gets() {
       && (cd -- "$dir" && "$braid_java" -XX:DumpLoadedClassList="$more.3" -jar "$jar" get -i list \
         -d outlist --no-journal --json) >/dev/null 2>&1 || true
   fi
+  # and a dataset over HTTP from local mirrors on 127.0.0.1 (org.braid.cli.CdsTraining): the job's
+  # HTTP path, its client's lambdas and the batch plan's discovery, which the runs above do not load
+  mkdir -p -- "$dir/http" && "$braid_java" -XX:DumpLoadedClassList="$more.4" -cp "$jar" \
+    org.braid.cli.CdsTraining "$dir/http" >/dev/null 2>&1 || true
   local f status=0
-  for f in "$more.1" "$more.2" "$more.3"; do
+  for f in "$more.1" "$more.2" "$more.3" "$more.4"; do
     if [ -s "$f" ]; then
       cat -- "$f" >>"$list" || status=1
     fi
