@@ -117,7 +117,6 @@ public final class BraidCli implements Runnable {
 
   /** Runs the command line and returns its exit code. */
   public static int execute(PrintWriter out, PrintWriter err, String... args) {
-    EarlyInputList.start(args); // -i LIST: read while the command line is built
     Optional<Class<?>> sub = invoked(args);
     CommandLine cl =
         sub.isPresent() && sub.get() == GetCommand.class

@@ -68,11 +68,7 @@ record DatasetInputs(
       }
       in = listed(urls, so, opts.listLimits());
     } else {
-      DatasetInputs early =
-          opts.inputList != null && source.names.isEmpty()
-              ? EarlyInputList.take(opts.inputList)
-              : null;
-      in = early != null ? early : fromCatalog(catalog(source, opts), source, opts);
+      in = fromCatalog(catalog(source, opts), source, opts);
     }
     if (opts.checksums != null) {
       in = in.withChecksums(opts.checksums);
@@ -107,7 +103,7 @@ record DatasetInputs(
   }
 
   /** The files of the catalog the selectors choose (all of them for none). */
-  static DatasetInputs selected(ReplicaCatalog c, List<String> selectors) {
+  private static DatasetInputs selected(ReplicaCatalog c, List<String> selectors) {
     List<CatalogFile> chosen = c.select(selectors);
     List<DatasetFile> files = new ArrayList<>(chosen.size());
     List<String> notes = new ArrayList<>();
