@@ -21,7 +21,10 @@
 # BENCH_LINKS=1 samples every mirror link's byte counter during each run (dataset-links.py) and
 # appends when each link carried its first and last byte, its idle time and bytes to
 # dataset-links.txt in --out; BENCH_LOGS=1 keeps each braid run's stderr and report as
-# logs/SET-CONTENDER-REP.{log,json} in --out.
+# logs/SET-CONTENDER-REP.{log,json} in --out; BENCH_BRAID_OPTS adds options to every braid run
+# (e.g. "-v" for its log of the tail split); BENCH_T0=1 makes braid's milestones count from the
+# moment this script takes as the run's start, as its wall clock and the link counters do, rather
+# than from the launcher's start a few ms later (BRAID_TIMING_T0, docs/download.md).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -110,8 +113,13 @@ run_one() { # set contender rep position
     braid|braid-j64)
       local -a opts=(--json --journal "$work/journal.jsonl" --discovery-timeout 0.5)
       [ "$c" = braid-j64 ] && opts+=(-j 64)
-      timeout 1800 ip netns exec "$TB_CLIENT" "$repo/braid" get -i "$lists/input.txt" -d "$o" \
-        "${opts[@]}" >"$work/braid.json" 2>"$log" || rc=$? ;;
+      local -a extra=()
+      [ -n "${BENCH_BRAID_OPTS:-}" ] && read -r -a extra <<<"$BENCH_BRAID_OPTS"
+      (
+        if [ "${BENCH_T0:-0}" = 1 ]; then export BRAID_TIMING_T0=$t0; fi
+        exec timeout 1800 ip netns exec "$TB_CLIENT" "$repo/braid" get -i "$lists/input.txt" \
+          -d "$o" "${opts[@]}" ${extra[@]+"${extra[@]}"}
+      ) >"$work/braid.json" 2>"$log" || rc=$? ;;
     aria2|aria2-tuned)
       local -a opts=()
       [ "$c" = aria2-tuned ] && opts=(-j 32 -x 4 -s 4 -k 1M --uri-selector=adaptive)

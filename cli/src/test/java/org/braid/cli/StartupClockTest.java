@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -36,5 +37,14 @@ class StartupClockTest {
     assertTrue(line.matches("braid: timing: origin=launcher jvm=3[56][0-9]{5}\\.[0-9]"), line);
     assertEquals("braid: timing: origin=jvm jvm=0.0", StartupClock.line(null));
     assertEquals("braid: timing: origin=jvm jvm=0.0", StartupClock.line("garbage"));
+  }
+
+  @Test
+  void lookUpJvmStart_recordsTheSameStartForTheLineAtExit() throws InterruptedException {
+    StartupClock.lookUpJvmStart(0).join();
+    long jvm = ManagementFactory.getRuntimeMXBean().getStartTime();
+    assertEquals(Instant.ofEpochMilli(jvm), StartupClock.jvmStart);
+    String t0 = String.valueOf(jvm / 1000) + "." + String.format("%03d", jvm % 1000);
+    assertEquals("braid: timing: origin=launcher jvm=0.0", StartupClock.line(t0));
   }
 }
