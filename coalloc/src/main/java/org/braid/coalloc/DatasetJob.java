@@ -77,7 +77,7 @@ final class DatasetJob {
             new SourcePool(
                 spec.sourceFactory(),
                 spec.options(),
-                maxWorkers(spec) * (spec.options().connectionsPerSource() + 1));
+                threads(maxWorkers(spec)) * (spec.options().connectionsPerSource() + 1));
         DatasetJournal journal =
             spec.journal() == null ? null : new DatasetJournal(spec.journal(), ticker)) {
       fetch = new DatasetFetch(spec, output, state, scheduler, pool, journal);
@@ -143,9 +143,24 @@ final class DatasetJob {
     }
   }
 
-  /** Starts worker threads until there are {@code n} (called from the job's thread only). */
+  /**
+   * Worker threads beyond the concurrency, at most: a task whose body has all arrived no longer
+   * counts as fetching ({@link DatasetScheduler#released}), and a spare worker sends the next
+   * request while its worker verifies, flushes and renames the file.
+   */
+  static final int SPARE_WORKERS = 4;
+
+  /** The worker threads for {@code concurrency} files fetched at once, spares included. */
+  static int threads(int concurrency) {
+    return concurrency + Math.min(SPARE_WORKERS, concurrency);
+  }
+
+  /**
+   * Starts worker threads until there are enough for {@code n} files at once ({@link #threads};
+   * called from the job's thread only).
+   */
   private void spawn(int n) {
-    while (workers.size() < n) {
+    while (workers.size() < threads(n)) {
       Thread w = new Thread(() -> work(fetch), "braid-" + id + "-w" + workers.size());
       w.setDaemon(true);
       workers.add(w);

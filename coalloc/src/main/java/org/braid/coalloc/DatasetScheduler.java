@@ -78,6 +78,12 @@ final class DatasetScheduler {
   private String stopped;
   private int open;
 
+  /**
+   * Running tasks that no longer transfer ({@link #released}): they do not count against the
+   * concurrency, so a spare worker sends the next request while they finish.
+   */
+  private int released;
+
   /** Files are still being queued ({@link #preparing(boolean)}): workers wait rather than end. */
   private boolean preparing;
 
@@ -172,7 +178,7 @@ final class DatasetScheduler {
 
   /** The task that may start now (counted as running), or null; does not wait. */
   synchronized DatasetTask poll(long now) {
-    if (stopped != null || open == 0 || running.size() >= concurrency) {
+    if (stopped != null || open == 0 || running.size() - released >= concurrency) {
       return null;
     }
     DatasetTask t = fromPending(now);
@@ -254,8 +260,10 @@ final class DatasetScheduler {
   synchronized void finished(DatasetTask t, DatasetOutcome o) {
     long now = ticker.read();
     running.remove(t);
-    for (DatasetServer s : t.servers) {
-      if (!t.released) {
+    if (t.released) {
+      released--;
+    } else {
+      for (DatasetServer s : t.servers) {
         s.ended(now);
       }
     }
@@ -307,12 +315,16 @@ final class DatasetScheduler {
   }
 
   /**
-   * Gives back the server of a task that reached its cut and now only waits for the pieces other
-   * servers fetch: the server counts as free (and may take a piece itself).
+   * Gives back the server of a task that transfers no more: its whole body has arrived and it is
+   * being verified, flushed and renamed, or it reached its cut and now only waits for the pieces
+   * other servers fetch. The server counts as free (and may take the next file or a piece at once,
+   * rather than stand idle while this one is finished: a flush alone takes 2-10 ms of a disk), and
+   * the task no longer counts against the concurrency.
    */
   synchronized void released(DatasetTask t) {
     if (!t.released) {
       t.released = true;
+      released++;
       long now = ticker.read();
       for (DatasetServer s : t.servers) {
         s.ended(now);
