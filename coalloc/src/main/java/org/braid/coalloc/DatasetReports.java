@@ -86,18 +86,19 @@ public final class DatasetReports {
     sb.append("],\"fileReports\":[");
     sep = "";
     for (DatasetFileReport f : r.files()) {
-      sb.append(sep).append("{\"path\":").append(Json.str(f.path()));
-      sb.append(",\"status\":").append(Json.str(f.status()));
+      Json.str(sb.append(sep).append("{\"path\":"), f.path());
+      Json.str(sb.append(",\"status\":"), f.status());
       sb.append(",\"size\":").append(f.size());
-      sb.append(",\"seconds\":").append(Json.num(f.seconds()));
-      sb.append(",\"sha256\":").append(Json.str(f.sha256()));
+      Json.num3(sb.append(",\"seconds\":"), f.seconds());
+      Json.str(sb.append(",\"sha256\":"), f.sha256());
       sb.append(",\"servers\":{");
       String s2 = "";
-      for (Map.Entry<String, Long> e : new TreeMap<>(f.servers()).entrySet()) {
-        sb.append(s2).append(Json.str(e.getKey())).append(':').append(e.getValue());
+      Map<String, Long> by = f.servers().size() > 1 ? new TreeMap<>(f.servers()) : f.servers();
+      for (Map.Entry<String, Long> e : by.entrySet()) {
+        Json.str(sb.append(s2), e.getKey()).append(':').append(e.getValue());
         s2 = ",";
       }
-      sb.append("},\"error\":").append(Json.str(f.error())).append('}');
+      Json.str(sb.append("},\"error\":"), f.error()).append('}');
       sep = ",";
     }
     return sb.append("]}").toString();

@@ -15,6 +15,58 @@ class JsonTest {
   }
 
   @Test
+  void num3_writesWhatNumWrites() {
+    double[] cases = {
+      0,
+      1,
+      -1,
+      0.5,
+      0.05,
+      0.005,
+      0.001,
+      0.0005,
+      12.345,
+      12.34,
+      12.3,
+      12.305,
+      12.045,
+      0.1 + 0.2,
+      -2.5,
+      56.484,
+      9999999.999,
+      1e7 + 0.5,
+      1e-4,
+      Double.NaN,
+      Double.POSITIVE_INFINITY,
+      1.0 / 3
+    };
+    for (double d : cases) {
+      assertEquals(Json.num(d), Json.num3(new StringBuilder(), d).toString(), "" + d);
+    }
+    for (int m = 0; m < 200_000; m += 7) {
+      double d = m / 1000.0;
+      assertEquals(Json.num(d), Json.num3(new StringBuilder(), d).toString(), "" + d);
+    }
+  }
+
+  @Test
+  void str_appended_isTheSameLiteral_escapedOrNot() {
+    for (String s :
+        new String[] {
+          "d00/s01/file 1 é.dat",
+          "a\"b",
+          "back\\slash",
+          "tab\there",
+          "\u0001",
+          "\u007f \u2028 </script>",
+          "",
+          null
+        }) {
+      assertEquals(Json.str(s), Json.str(new StringBuilder("x"), s).substring(1), s);
+    }
+  }
+
+  @Test
   void num_nonFinite_isNull() {
     assertEquals("null", Json.num(Double.NaN));
     assertEquals("3", Json.num(3.0));
