@@ -75,6 +75,9 @@ fi
 # it inside a timed braid run)
 export BRAID_NO_BUILD=1
 "$repo/braid" --version >&2
+if [[ " ${BENCH_CONTENDERS:-} " == *" braid-base "* ]]; then
+  "$BENCH_BASE/braid" --version >&2 # its class-data archive made before the first timed run
+fi
 {
   echo "dataset-bench $(date -u +%Y-%m-%dT%H:%M:%SZ): $invocation (TB_PREFIX=$TB_PREFIX)"
   echo "commit $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown); $(nproc) CPUs; load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
