@@ -74,6 +74,37 @@ final class DatasetChooser {
   }
 
   /**
+   * A large file found on a server by its answer stays there when the server would finish it within
+   * this share of the job's estimated time left (a margin for estimates made from sizes not known
+   * yet).
+   */
+  static final double KEEP_SHARE = 0.5;
+
+  /**
+   * Whether the single-server task {@code t}, its size just told by its server's answer (and set in
+   * {@code t.size}), stays there: see {@link DatasetScheduler#keepDiscovered}.
+   */
+  boolean keep(DatasetTask t, long now) {
+    double fallback = estimates.fallbackRate();
+    double job = estimates.jobSecondsLeft(fallback);
+    double mine = estimates.completion(t.servers.get(0), 0, fallback, now);
+    boolean keep = mine <= KEEP_SHARE * job;
+    if (LOG.isDebugEnabled()) {
+      LOG.debug(
+          "[{}] {} is {} B: {} on {} (done there in {} s at {} B/s, the job in {} s)",
+          id,
+          DatasetNames.shown(files.get(t.file).path()),
+          t.size,
+          keep ? "kept" : "co-allocating it rather than",
+          t.servers.get(0).key,
+          Math.round(mine * 10) / 10.0,
+          Math.round(t.servers.get(0).rate(fallback)),
+          Math.round(job * 10) / 10.0);
+    }
+    return keep;
+  }
+
+  /**
    * Moves to the front a server with fewer than {@link #MIN_IN_FLIGHT} files in flight (an idle one
    * first) when the best server has more and that one would still finish the file within {@link
    * #IDLE_SHARE} of the time the job still needs. A link left idle while files wait is capacity the

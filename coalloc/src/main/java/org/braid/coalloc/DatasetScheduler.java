@@ -1,6 +1,5 @@
 package org.braid.coalloc;
 
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -37,16 +36,6 @@ final class DatasetScheduler {
   /** Files at least this large may be co-allocated. */
   static final long COALLOCATE_MIN = 4L << 20;
 
-  /** Whole-file requests at least this large measure the rate of one request. */
-  static final long FLOW_MIN = 256 * 1024;
-
-  /**
-   * A large file found on a server by its answer stays there when the server would finish it within
-   * this share of the job's estimated time left (a margin for estimates made from sizes not known
-   * yet).
-   */
-  static final double KEEP_SHARE = 0.5;
-
   /** The status of a file whose verified copy is being given its final name. */
   static final String COMMITTING = "committing";
 
@@ -72,9 +61,8 @@ final class DatasetScheduler {
   private final Ticker ticker;
   private final DatasetEstimates estimates;
   private final DatasetChooser chooser;
-  private final int maxStreak;
+  private final DatasetTally tally;
   private final int maxRounds;
-  private final Duration maxRetryAfter;
   private String stopped;
   private int open;
 
@@ -112,9 +100,10 @@ final class DatasetScheduler {
     this.chooser =
         new DatasetChooser(id, files, sourceServers, estimates, spec.coallocateSeconds());
     int tries = spec.guards().maxTries();
-    this.maxStreak = tries > 0 ? tries : MAX_STREAK;
+    this.tally =
+        new DatasetTally(
+            id, servers, tries > 0 ? tries : MAX_STREAK, spec.guards().maxRetryAfter());
     this.maxRounds = tries > 0 ? tries : MAX_ROUNDS;
-    this.maxRetryAfter = spec.guards().maxRetryAfter();
   }
 
   /** Files not yet done (queued or in flight). */
@@ -268,7 +257,7 @@ final class DatasetScheduler {
       }
     }
     if (t.mode == DatasetTask.Mode.RANGE) {
-      piece(t, o, now);
+      tally.piece(t, o, now);
       notifyAll();
       return;
     }
@@ -293,25 +282,6 @@ final class DatasetScheduler {
       failedTask(t, o, now);
     }
     notifyAll();
-  }
-
-  /**
-   * Records how a piece of a file ended (its owner reports the file): a piece that delivered
-   * measures its server's request latency; a failed one counts against its server.
-   */
-  private void piece(DatasetTask t, DatasetOutcome o, long now) {
-    DatasetServer s = t.servers.get(0);
-    if (o.ok()) {
-      s.succeeded(t.firstByteNanos < 0 ? -1 : (t.firstByteNanos - t.startNanos) / 1e9);
-      return;
-    }
-    for (DatasetOutcome.Failure x : o.failures()) {
-      boolean wasUsed = s.dropped == null;
-      s.failed(now, x.transientFailure(), x.reason(), x.retryAfter(), maxStreak, maxRetryAfter);
-      if (wasUsed && s.dropped != null) {
-        LOG.warn("[{}] not using {} any more: {}", id, s.key, s.dropped);
-      }
-    }
   }
 
   /**
@@ -351,27 +321,7 @@ final class DatasetScheduler {
           o.servers(),
           open);
     }
-    double firstByte = t.firstByteNanos < 0 ? -1 : (t.firstByteNanos - t.startNanos) / 1e9;
-    if (t.servers.size() == 1 && t.split == null && t.firstByteNanos >= 0 && o.size() >= FLOW_MIN) {
-      t.servers.get(0).flowed(o.size() / Math.max(1e-3, (now - t.firstByteNanos) / 1e9));
-    }
-    for (DatasetServer s : t.servers) {
-      long b = o.servers().getOrDefault(s.key, 0L);
-      if (b > 0 || t.servers.size() == 1) {
-        s.succeeded(t.servers.size() == 1 ? firstByte : -1);
-        s.files++;
-        s.bytes += b;
-      }
-    }
-    if (t.split != null) {
-      for (Map.Entry<String, Long> e : o.servers().entrySet()) {
-        DatasetServer s = servers.get(e.getKey());
-        if (s != null && !t.servers.contains(s)) {
-          s.files++; // pieces of the file
-          s.bytes += e.getValue();
-        }
-      }
-    }
+    tally.fetched(t, o, now);
   }
 
   private void failedTask(DatasetTask t, DatasetOutcome o, long now) {
@@ -382,12 +332,7 @@ final class DatasetScheduler {
       st.error(x.reason());
       if (k >= 0) {
         st.exclude(k, x.transientFailure());
-        DatasetServer s = sourceServers[t.file][k];
-        boolean wasUsed = s.dropped == null;
-        s.failed(now, x.transientFailure(), x.reason(), x.retryAfter(), maxStreak, maxRetryAfter);
-        if (wasUsed && s.dropped != null) {
-          LOG.warn("[{}] not using {} any more: {}", id, s.key, s.dropped);
-        }
+        tally.failed(sourceServers[t.file][k], x, now);
       }
     }
     if (o.mismatch() && !st.single) {
@@ -455,24 +400,8 @@ final class DatasetScheduler {
    * already on their way).
    */
   synchronized boolean keepDiscovered(DatasetTask t, long size) {
-    long now = ticker.read();
-    double fallback = estimates.fallbackRate();
-    double job = estimates.jobSecondsLeft(fallback);
     t.size = size; // in the server's backlog at its size, less what arrived already
-    double mine = estimates.completion(t.servers.get(0), 0, fallback, now);
-    boolean keep = mine <= KEEP_SHARE * job;
-    if (LOG.isDebugEnabled()) {
-      LOG.debug(
-          "[{}] {} is {} B: {} on {} (done there in {} s at {} B/s, the job in {} s)",
-          id,
-          DatasetNames.shown(files.get(t.file).path()),
-          size,
-          keep ? "kept" : "co-allocating it rather than",
-          t.servers.get(0).key,
-          Math.round(mine * 10) / 10.0,
-          Math.round(t.servers.get(0).rate(fallback)),
-          Math.round(job * 10) / 10.0);
-    }
+    boolean keep = chooser.keep(t, ticker.read());
     if (keep) {
       sized(states[t.file], size);
     } else {
