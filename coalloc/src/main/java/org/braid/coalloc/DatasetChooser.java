@@ -186,6 +186,13 @@ final class DatasetChooser {
         continue;
       }
       double rate = t.received / ((now - t.firstByteNanos) / 1e9);
+      DatasetServer mine = t.servers.get(0);
+      if (mine.measuredEnough()) {
+        // its share of its server from now on, if more than its mean so far: at the tail the
+        // server's other files end and leave it the link (cut by its mean alone, the file's own
+        // part ended first and the idle server's last)
+        rate = Math.max(rate, mine.runningRate(fallback));
+      }
       long next = t.from + t.received + Fetcher.BUFFER; // bytes may be on their way to the task
       long stop = t.stop();
       double left = (stop - next) / rate;

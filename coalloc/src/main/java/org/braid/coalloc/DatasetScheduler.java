@@ -225,6 +225,14 @@ final class DatasetScheduler {
       states[t.file].active++; // a piece ends before its owner: the owner stands for the file
     }
     for (DatasetServer s : t.servers) {
+      if (s.running > 0) {
+        t.shared = true;
+        for (DatasetTask r : running) {
+          if (r != t && !r.released && r.servers.contains(s)) {
+            r.shared = true;
+          }
+        }
+      }
       s.started();
     }
   }

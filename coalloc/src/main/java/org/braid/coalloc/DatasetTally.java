@@ -33,7 +33,11 @@ final class DatasetTally {
   /** Credits the servers of a task whose file was fetched and verified. */
   void fetched(DatasetTask t, DatasetOutcome o, long now) {
     double firstByte = t.firstByteNanos < 0 ? -1 : (t.firstByteNanos - t.startNanos) / 1e9;
-    if (t.servers.size() == 1 && t.split == null && t.firstByteNanos >= 0 && o.size() >= FLOW_MIN) {
+    if (t.servers.size() == 1
+        && !t.shared
+        && t.split == null
+        && t.firstByteNanos >= 0
+        && o.size() >= FLOW_MIN) {
       t.servers.get(0).flowed(o.size() / Math.max(1e-3, (now - t.firstByteNanos) / 1e9));
     }
     for (DatasetServer s : t.servers) {
