@@ -17,7 +17,8 @@
 #   flock /work/helpers/bench.lock src/test/bench/dataset-bench.sh --sets "1000 10k" --reps 3
 # Environment: BENCH_CONTENDERS replaces the contender list: braid braid-j64 aria2 aria2-tuned
 # guc guc-tuned (default: all), and braid-base: braid from the checkout BENCH_BASE (its jar built
-# beforehand; a journal of its own), to compare two versions in the same run; TB_PREFIX and TB_NET as for testbed.sh; BRAID_TIMING=1 appends
+# beforehand; a journal of its own), to compare two versions in the same run; TB_PREFIX and
+# TB_NET as for testbed.sh; BRAID_TIMING=1 appends
 # each braid run's milestones (ms since its launcher started) to dataset-timing.txt in --out;
 # BENCH_LINKS=1 samples every mirror link's byte counter during each run (dataset-links.py) and
 # appends when each link carried its first and last byte, its idle time and bytes to
@@ -25,7 +26,9 @@
 # logs/SET-CONTENDER-REP.{log,json} in --out; BENCH_BRAID_OPTS adds options to every braid run
 # (e.g. "-v" for its log of the tail split); BENCH_T0=1 makes braid's milestones count from the
 # moment this script takes as the run's start, as its wall clock and the link counters do, rather
-# than from the launcher's start a few ms later (BRAID_TIMING_T0, docs/download.md).
+# than from the launcher's start a few ms later (BRAID_TIMING_T0, docs/download.md); contender
+# braid-alt runs another braid launcher, BENCH_ALT_BRAID (e.g. an older build's ./braid, its jar
+# already built), beside this tree's, to compare two builds in the same run.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -118,19 +121,20 @@ run_one() { # set contender rep position
   fi
   t0=$(date +%s.%N)
   case "$c" in
-    braid|braid-j64|braid-base)
+    braid|braid-j64|braid-alt|braid-base)
       local -a opts=(--json --journal "$work/journal.jsonl" --discovery-timeout 0.5)
+      local bin="$repo/braid"
+      [ "$c" = braid-alt ] && bin="${BENCH_ALT_BRAID:?braid-alt needs BENCH_ALT_BRAID}"
       [ "$c" = braid-j64 ] && opts+=(-j 64)
-      local top=$repo
       if [ "$c" = braid-base ]; then
-        top=$BENCH_BASE
+        bin="$BENCH_BASE/braid"
         opts=(--json --journal "$work/journal-base.jsonl" --discovery-timeout 0.5)
       fi
       local -a extra=()
       [ -n "${BENCH_BRAID_OPTS:-}" ] && read -r -a extra <<<"$BENCH_BRAID_OPTS"
       (
         if [ "${BENCH_T0:-0}" = 1 ]; then export BRAID_TIMING_T0=$t0; fi
-        exec timeout 1800 ip netns exec "$TB_CLIENT" "$top/braid" get -i "$lists/input.txt" \
+        exec timeout 1800 ip netns exec "$TB_CLIENT" "$bin" get -i "$lists/input.txt" \
           -d "$o" "${opts[@]}" ${extra[@]+"${extra[@]}"}
       ) >"$work/braid.json" 2>"$log" || rc=$? ;;
     aria2|aria2-tuned)

@@ -26,8 +26,8 @@ braid_cache_dir() {
 
 # Class-data sharing: a static archive of every class a download loads (the JDK's, ours and the
 # libraries'), recorded once per jar and JVM from the class lists of a short local demo run
-# (127.0.0.1 only) and of two `braid get` runs on local files (one file, and a dataset: the
-# command line's classes, which the demo does not load), cuts the JVM's start-up by about half. A static archive, not a dynamic one
+# (127.0.0.1 only) and of three `braid get` runs on local files (one file, a listed dataset and an
+# input list: the command line's classes, which the demo does not load), cuts the JVM's start-up by about half. A static archive, not a dynamic one
 # (-XX:ArchiveClassesAtExit): JDK 17 leaves picocli's Java 5 class files out of dynamic archives,
 # and parsing them costs about 50 ms of every start. The archive is named after the jar's path and
 # recorded again when the jar or the java binary changes (size, time or inode); a recording that
@@ -65,9 +65,11 @@ braid_cds() {
   fi
 }
 
-# Appends to class list $3 the classes of `braid get` (jar $1) of one local file and of a local
-# dataset, made in directory $2 and removed after; the runs read and write only there. Fails only
-# when the class list cannot be written.
+# Appends to class list $3 the classes of `braid get` (jar $1) of one local file, of a local
+# dataset listed with -r, of one read from an input list (-i, with checksums: the list reader is
+# most of a dataset's start-up) and of one over HTTP from mirrors on 127.0.0.1, made in directory
+# $2 and removed after; the runs read and write only there. Fails only when the class list cannot
+# be written.
 braid_cds_gets() {
   local jar=$1 dir=$2 list=$3 more="$2/classlist" block
   mkdir -p -- "$dir/src/sub" || return 0
@@ -77,8 +79,21 @@ braid_cds_gets() {
   (cd -- "$dir" && "$braid_java" -XX:DumpLoadedClassList="$more.1" -jar "$jar" get src/f -o out \
     --no-journal --json && "$braid_java" -XX:DumpLoadedClassList="$more.2" -jar "$jar" get \
     -d outdir -r src/ --no-journal) >/dev/null 2>&1 || true
+  # the list names the two files by absolute file: URL (a directory whose path needs escaping in a
+  # URL is not trained this way); the digests are those of 262,144 and 65,536 spaces
+  if [[ "$dir" == /* && "$dir" != *[!A-Za-z0-9/._-]* ]]; then
+    printf 'file://%s/src/f\n  out=a/f\n  checksum=sha-256=%s\nfile://%s/src/sub/g\n  out=b/g\n  checksum=sha-256=%s\n' \
+      "$dir" 4faefc17489e430dbbf53d9bda451d56f07a1bd65bef805d73057e2575cf79ea \
+      "$dir" 0beca823b527427c6f6abccba22309ee6137100421b0037578e4521d5f2b7302 >"$dir/list" \
+      && (cd -- "$dir" && "$braid_java" -XX:DumpLoadedClassList="$more.3" -jar "$jar" get -i list \
+        -d outlist --no-journal --json) >/dev/null 2>&1 || true
+  fi
+  # and a dataset over HTTP from local mirrors on 127.0.0.1 (org.braid.cli.CdsTraining): the job's
+  # HTTP path, its client's lambdas and the batch plan's discovery, which the runs above do not load
+  mkdir -p -- "$dir/http" && "$braid_java" -XX:DumpLoadedClassList="$more.4" -cp "$jar" \
+    org.braid.cli.CdsTraining "$dir/http" >/dev/null 2>&1 || true
   local f status=0
-  for f in "$more.1" "$more.2"; do
+  for f in "$more.1" "$more.2" "$more.3" "$more.4"; do
     if [ -s "$f" ]; then
       cat -- "$f" >>"$list" || status=1
     fi
@@ -99,7 +114,14 @@ braid_exec() {
   local jar=$1 cache=$2
   shift 2
   braid_java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
-  if ! braid_java_path="$(command -v "$braid_java")"; then
+  # the java binary's path, found without a subshell (a few ms of every start): bash's hash table
+  braid_java_path=
+  if [[ "$braid_java" == */* ]]; then
+    [ -x "$braid_java" ] && [ ! -d "$braid_java" ] && braid_java_path="$braid_java"
+  elif hash java 2>/dev/null; then
+    braid_java_path="${BASH_CMDS[java]:-}"
+  fi
+  if [ -z "$braid_java_path" ]; then
     echo "braid: $braid_java not found: install Java 17 or newer, or set JAVA_HOME" >&2
     exit 1
   fi

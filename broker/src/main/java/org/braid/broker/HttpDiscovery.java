@@ -27,6 +27,7 @@ import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
 import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
 import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.apache.hc.core5.concurrent.FutureCallback;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.HttpResponse;
@@ -90,6 +91,8 @@ final class HttpDiscovery implements Discovery {
         HttpAsyncClients.custom()
             .setConnectionManager(
                 PoolingAsyncClientConnectionManagerBuilder.create()
+                    // TLS set up on the first https provider, not for every plan (LazyAsyncTls)
+                    .setTlsStrategy(new LazyAsyncTls(DefaultClientTlsStrategy::createDefault))
                     .setDefaultConnectionConfig(
                         ConnectionConfig.custom()
                             .setConnectTimeout(connect)

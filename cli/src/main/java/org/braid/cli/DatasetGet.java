@@ -113,8 +113,11 @@ final class DatasetGet {
     if (StartupClock.ON || plan != null) {
       b.milestones(
           (name, when) -> {
-            if (plan != null && name.equals("request1")) {
-              plan.start(); // the plan's work (history, discovery) after the first request is out
+            if (plan != null && name.equals("byte1")) {
+              // the plan's work (history, discovery: an HTTP client with TLS, a few hundred ms of
+              // CPU on a cold JVM) once the first answer is in, not while the first requests of
+              // every server still need the two cores
+              plan.start();
             }
             if (StartupClock.ON) {
               synchronized (names) {
@@ -165,9 +168,9 @@ final class DatasetGet {
 
   /**
    * The thread (not started) that plans the batch with the broker into {@code f}, while the job
-   * starts in the input's order; it is started when the job's first request goes out, so that
+   * starts in the input's order; it is started when the job's first body byte arrives, so that
    * discovery and the plan (opening the history, reading the journal) cost the job no time before
-   * its first request, not even the CPU they would take from it.
+   * its first answers, not even the CPU they would take from it.
    */
   private Thread planning(DatasetInputs in, PrintWriter err, CompletableFuture<DatasetOrder> f) {
     Thread t =

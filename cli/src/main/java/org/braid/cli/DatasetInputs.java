@@ -99,6 +99,11 @@ record DatasetInputs(
     if (source.catalog != null) {
       selectors.add(0, source.catalog.get(1));
     }
+    return selected(c, selectors);
+  }
+
+  /** The files of the catalog the selectors choose (all of them for none). */
+  private static DatasetInputs selected(ReplicaCatalog c, List<String> selectors) {
     List<CatalogFile> chosen = c.select(selectors);
     List<DatasetFile> files = new ArrayList<>(chosen.size());
     List<String> notes = new ArrayList<>();

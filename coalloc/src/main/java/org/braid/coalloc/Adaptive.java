@@ -1,5 +1,11 @@
 package org.braid.coalloc;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * Braid's default scheme: aggressive balancing seeded from predicted rates that never waits on a
  * slow replica at the end.
@@ -15,9 +21,12 @@ package org.braid.coalloc;
  * front of the pool ({@link #keepOf}): the others fetch it next, so the leading bytes keep arriving
  * in order and a whole-file hash is not left with most of the file to read after the last byte.
  * Once the pool is empty the scheduler lets idle flows split or duplicate the block that would
- * finish last ({@link #steals()}).
+ * finish last ({@link #steals()}). At memory speed, when the process has been using every core,
+ * only the fastest flows are given new blocks ({@link #mayUse}).
  */
 final class Adaptive extends BlockPolicy {
+  private static final Logger LOG = LoggerFactory.getLogger(Adaptive.class);
+
   /** Fraction of a flow's fair share of the remaining time given per request. */
   static final double ALPHA = 0.7;
 
@@ -62,6 +71,73 @@ final class Adaptive extends BlockPolicy {
    * trip between two blocks costs a flow at most 1% of its time.
    */
   static final double CAP_LATENCIES = 100;
+
+  /**
+   * Summed rate of the live flows, bytes per second, from which a busy CPU ({@link CpuBudget}) is
+   * taken to be what limits the download: 2 Gbit/s, far above any WAN link and above what one core
+   * hashes with SHA-256 without SHA extensions.
+   */
+  static final double CPU_BOUND_TOTAL = 250e6;
+
+  private final CpuBudget cpu;
+
+  /** The flows chosen to go on once the download turned out CPU-bound; null: every flow. */
+  private List<Flow> chosen;
+
+  /** The default scheme without a CPU measurement (every flow always fetches). */
+  Adaptive() {
+    this(CpuBudget.NONE);
+  }
+
+  /** The default scheme that measures the process's CPU use with {@code cpu}. */
+  Adaptive(CpuBudget cpu) {
+    this.cpu = cpu;
+  }
+
+  /**
+   * Every flow may fetch, until the live flows deliver {@link #CPU_BOUND_TOTAL} together while the
+   * process uses every core ({@link CpuBudget#busy}): from then on only the fastest {@link
+   * CpuBudget#connectionsWhenBusy} flows get new blocks (one on two cores: the other core hashes),
+   * the others finish what they hold and stay idle. Issue 17: on two cores, four local mirrors cost
+   * more CPU than one and left the whole-file hash without a core of its own. Every flow comes back
+   * when one of the chosen flows' replicas is dropped.
+   */
+  @Override
+  boolean mayUse(Flow f, PolicyView s, long now) {
+    if (chosen != null) {
+      if (chosen.stream().noneMatch(g -> g.replica.dropped)) {
+        return chosen.contains(f);
+      }
+      chosen = null;
+      LOG.debug("a replica of the chosen connections was dropped: every connection fetches again");
+    }
+    int keep = cpu.connectionsWhenBusy();
+    List<Flow> live = new ArrayList<>();
+    double total = 0;
+    for (Flow g : s.flows()) {
+      if (!g.replica.dropped) {
+        live.add(g);
+        total += s.rateOf(g, now);
+      }
+    }
+    if (live.size() <= keep || total < CPU_BOUND_TOTAL || !cpu.busy()) {
+      return true;
+    }
+    live.sort(Comparator.comparingDouble((Flow g) -> s.rateOf(g, now)).reversed());
+    chosen = List.copyOf(live.subList(0, keep));
+    LOG.debug(
+        "CPU-bound at {} MB/s on {} cores: {} of {} connections go on",
+        Math.round(total / 1e6),
+        cpu.cores(),
+        keep,
+        live.size());
+    return chosen.contains(f);
+  }
+
+  /** The flows chosen to go on because the download is CPU-bound; empty while every flow may. */
+  List<Flow> chosen() {
+    return chosen == null ? List.of() : chosen;
+  }
 
   @Override
   long blockSize(Flow f, PolicyView s, long now) {

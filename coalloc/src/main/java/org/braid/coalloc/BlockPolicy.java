@@ -30,6 +30,13 @@ abstract class BlockPolicy {
     }
 
     BlockPolicy create() {
+      return create(CpuBudget.NONE);
+    }
+
+    /**
+     * The per-download policy; the default scheme measures the process's CPU use with {@code cpu}.
+     */
+    BlockPolicy create(CpuBudget cpu) {
       switch (name) {
         case "single":
           return new SingleBest();
@@ -42,7 +49,7 @@ abstract class BlockPolicy {
         case "aggressive":
           return new Aggressive(blocks);
         default:
-          return new Adaptive();
+          return new Adaptive(cpu);
       }
     }
   }

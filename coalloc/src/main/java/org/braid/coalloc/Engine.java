@@ -392,7 +392,7 @@ final class Engine {
             probed.size(),
             probed.replicas(),
             connections,
-            ((BlockPolicy.Spec) spec.scheme()).create(),
+            ((BlockPolicy.Spec) spec.scheme()).create(CpuBudget.process()),
             ticker,
             kept,
             spec.pieces(),

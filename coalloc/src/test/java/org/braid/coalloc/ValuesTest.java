@@ -36,6 +36,36 @@ class ValuesTest {
     assertEquals(
         "md5 checksum must be 32 hexadecimal digits: 'xyz'",
         message(() -> Checksum.parse("md5:xyz")));
+    // the right length, a character that is not a hexadecimal digit
+    String g = "0".repeat(31) + "g";
+    assertEquals(
+        "md5 checksum must be 32 hexadecimal digits: '" + g + "'",
+        message(() -> Checksum.parse("md5:" + g)));
+  }
+
+  @Test
+  void datasetFile_sameSourceTwice_whateverTheCaseOfSchemeAndHost() {
+    URI a = URI.create("http://mirror.example:8080/d/f");
+    for (String twin :
+        new String[] {"HTTP://Mirror.Example:8080/d/f", "http://mirror.example:8080/d/f"}) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> DatasetFile.of("f", 1, List.of(a, URI.create(twin))));
+      assertTrue(e.getMessage().contains("listed twice"), e.getMessage());
+    }
+    // another port or host is another source
+    assertEquals(
+        3,
+        DatasetFile.of(
+                "f",
+                1,
+                List.of(
+                    a,
+                    URI.create("http://mirror.example:8081/d/f"),
+                    URI.create("http://other.example:8080/d/f")))
+            .sources()
+            .size());
   }
 
   @Test

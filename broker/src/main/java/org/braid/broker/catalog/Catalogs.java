@@ -245,10 +245,26 @@ public final class Catalogs {
   public static URI parseUrl(String text, String where) throws CatalogException {
     Objects.requireNonNull(text, "text");
     String t = text.strip();
+    if (hasControl(t)) {
+      throw new CatalogException(
+          where
+              + ": invalid URL "
+              + MetalinkParser.abbreviate(t)
+              + ": too long or control characters");
+    }
+    return checkUrl(t, where);
+  }
+
+  /**
+   * {@link #parseUrl} of a text the caller has found free of control characters (the input list
+   * looks at each character once, as it splits a line).
+   */
+  static URI checkUrl(String text, String where) throws CatalogException {
+    String t = text.strip();
     if (t.isEmpty()) {
       throw new CatalogException(where + ": empty URL");
     }
-    if (t.length() > 4096 || hasControl(t)) {
+    if (t.length() > 4096) {
       throw new CatalogException(
           where
               + ": invalid URL "
@@ -327,10 +343,24 @@ public final class Catalogs {
     return name;
   }
 
-  // loops, not streams: a list of 100,000 entries checks each URL and name once
+  /**
+   * Whether two replica URLs are equal ({@link URI#equals}), told first by their hosts and ports
+   * where both have one: the replicas of a file usually differ there, and comparing two whole URIs
+   * (path first) is a good part of reading a long list in a cold JVM.
+   */
+  static boolean sameUrl(URI a, URI b) {
+    String ha = a.getHost();
+    String hb = b.getHost();
+    if (ha != null && hb != null && (a.getPort() != b.getPort() || !ha.equalsIgnoreCase(hb))) {
+      return false;
+    }
+    return a.equals(b);
+  }
+
+  // loops over a char[], not streams or charAt: a list of 100,000 entries checks each URL and
+  // name once, and in a cold JVM a call per character is most of that
   private static boolean hasControl(String t) {
-    for (int i = 0; i < t.length(); i++) {
-      char c = t.charAt(i);
+    for (char c : t.toCharArray()) {
       if (c < 0x20 || c == 0x7f) {
         return true;
       }
@@ -339,8 +369,7 @@ public final class Catalogs {
   }
 
   private static boolean hasControlOrBackslash(String t) {
-    for (int i = 0; i < t.length(); i++) {
-      char c = t.charAt(i);
+    for (char c : t.toCharArray()) {
       if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\\') {
         return true;
       }

@@ -57,22 +57,31 @@ final class InputList {
   }
 
   ReplicaCatalog parse(String text) throws CatalogException {
+    // one char[] for the whole list: the loops below index it rather than call charAt per
+    // character, which in a cold JVM (interpreted) is most of the cost of a long list
+    char[] cs = text.toCharArray();
     int lineNo = 0;
-    for (int start = 0, end; start <= text.length(); start = end + 1) {
+    for (int start = 0, end; start <= cs.length; start = end + 1) {
       end = text.indexOf('\n', start);
-      end = end < 0 ? text.length() : end;
-      String line =
-          text.substring(start, end > start && text.charAt(end - 1) == '\r' ? end - 1 : end);
+      end = end < 0 ? cs.length : end;
+      int stop = end > start && cs[end - 1] == '\r' ? end - 1 : end;
       lineNo++;
-      String t = line.strip();
-      if (t.isEmpty() || t.startsWith("#")) {
+      int from = start;
+      int to = stop;
+      while (from < to && Character.isWhitespace(cs[from])) {
+        from++;
+      }
+      while (to > from && Character.isWhitespace(cs[to - 1])) {
+        to--;
+      }
+      if (from == to || cs[from] == '#') {
         continue;
       }
-      if (line.charAt(0) == ' ' || line.charAt(0) == '\t') {
-        option(t, lineNo);
+      if (cs[start] == ' ' || cs[start] == '\t') {
+        option(text.substring(from, to), lineNo);
       } else {
         finish();
-        entry(t, lineNo);
+        entry(cs, from, to, lineNo);
       }
     }
     finish();
@@ -82,32 +91,36 @@ final class InputList {
     return new ReplicaCatalog(files, Map.of());
   }
 
-  private void entry(String t, int lineNo) throws CatalogException {
+  /** The entry line {@code cs[from, to)} (stripped): its URLs, separated by tabs or spaces. */
+  private void entry(char[] cs, int from, int to, int lineNo) throws CatalogException {
     if (files.size() >= limits.maxFiles()) {
       throw new CatalogException(
           source + ":" + lineNo + ": more than " + limits.maxFiles() + " files");
     }
     String where = source + ":" + lineNo;
     urls = new ArrayList<>(4);
-    // URLs separated by tabs or spaces: split by hand (no regular expression per line)
-    for (int i = 0, n = t.length(); i < n; ) {
+    // split by hand (no regular expression per line), control characters found on the way
+    for (int i = from; i < to; ) {
       int end = i;
-      while (end < n && t.charAt(end) != ' ' && t.charAt(end) != '\t') {
+      boolean control = false;
+      char c;
+      while (end < to && (c = cs[end]) != ' ' && c != '\t') {
+        control |= c < 0x20 || c == 0x7f;
         end++;
       }
       if (urls.size() >= limits.maxUrlsPerFile()) {
         throw new CatalogException(where + ": more than " + limits.maxUrlsPerFile() + " URLs");
       }
-      String p = t.substring(i, end);
-      Replica r = Replica.of(Catalogs.parseUrl(p, where));
+      String p = new String(cs, i, end - i);
+      Replica r = Replica.of(control ? Catalogs.parseUrl(p, where) : Catalogs.checkUrl(p, where));
       for (Replica other : urls) {
-        if (other.uri().equals(r.uri())) {
+        if (Catalogs.sameUrl(other.uri(), r.uri())) {
           throw new CatalogException(where + ": URL listed twice: " + p);
         }
       }
       urls.add(r);
       i = end;
-      while (i < n && (t.charAt(i) == ' ' || t.charAt(i) == '\t')) {
+      while (i < to && (cs[i] == ' ' || cs[i] == '\t')) {
         i++;
       }
     }
@@ -163,8 +176,7 @@ final class InputList {
     if (s.isEmpty() || s.length() > 256) {
       return false;
     }
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
+    for (char c : s.toCharArray()) {
       if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
         return false;
       }

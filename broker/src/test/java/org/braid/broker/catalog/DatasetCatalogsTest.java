@@ -135,6 +135,11 @@ class DatasetCatalogsTest {
       {"http://a/x\n  out=a/./b\n", "in.txt:1", "'.'"},
       {"http://a/x\n  out=a\\b\n", "in.txt:1", "backslash"},
       {"http://a/x\u0001y\n", "in.txt:1", "control characters"},
+      {"http://a/x\u007fy\n", "in.txt:1", "control characters"},
+      // the same URL told apart from another by host and port first: case of scheme and host
+      {"http://a/x HTTP://A/x\n", "in.txt:1", "URL listed twice: HTTP://A/x"},
+      {"http://a:8080/x http://A:8080/x\n", "in.txt:1", "URL listed twice"},
+      {"file:///d/x file:///d/./x\n", "in.txt:1", "URL listed twice"},
       {"http://a/1 http://a/2 http://a/3\n", "in.txt:1", "more than 2 URLs"},
     };
     for (String[] c : cases) {
