@@ -104,6 +104,34 @@ public final class DatasetReports {
     return sb.append("]}").toString();
   }
 
+  /** Files in the report {@link #warmUp} renders. */
+  static final int WARM_UP_FILES = 2000;
+
+  /**
+   * Renders a report of {@value #WARM_UP_FILES} made-up files and returns its length, so that the
+   * code that renders reports is compiled while a job runs. Rendered once at the job's end, a
+   * 1,000-file report ran interpreted, and the JIT compiler started to compile its loops as the
+   * process ended: the JVM waits for a compilation in progress before it exits.
+   */
+  static int warmUp() {
+    List<DatasetFileReport> files = new ArrayList<>(WARM_UP_FILES);
+    String sha = "0123456789abcdef".repeat(4);
+    for (int i = 0; i < WARM_UP_FILES; i++) {
+      files.add(
+          new DatasetFileReport(
+              "warm-up/d" + (i % 16) + "/f" + i + ".dat",
+              1000L * i,
+              DatasetFileState.FETCHED,
+              i / 1000.0,
+              sha,
+              Map.of("http://warm-up.invalid:80", 1000L * i),
+              null));
+    }
+    return json(new DatasetReport(
+            "warm-up", Path.of("."), files, List.of(), Instant.EPOCH, 1.5, 1, 1, null))
+        .length();
+  }
+
   /**
    * A summary: one line of totals, one per server, and one per failed file (at most {@code
    * maxFailures}, then how many more).
