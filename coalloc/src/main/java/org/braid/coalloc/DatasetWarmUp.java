@@ -2,7 +2,6 @@ package org.braid.coalloc;
 
 import java.io.IOException;
 import java.net.URI;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -45,17 +44,6 @@ final class DatasetWarmUp {
           StreamDigests.class,
           DatasetReports.class);
 
-  /** Library classes the first request of a job initialises, by name (not all are public). */
-  static final List<String> REQUEST_CLASSES =
-      List.of(
-          "org.apache.hc.core5.util.Deadline",
-          "org.apache.hc.core5.net.URIBuilder",
-          "org.apache.hc.core5.pool.StrictConnPool",
-          "org.apache.hc.core5.http.io.support.ClassicRequestBuilder",
-          "org.apache.hc.core5.http.impl.io.DefaultBHttpClientConnection",
-          "org.apache.hc.core5.http.message.BasicLineParser",
-          "org.apache.hc.core5.http.impl.io.DefaultHttpResponseParser");
-
   private DatasetWarmUp() {}
 
   /** Starts the warm-up on a daemon thread; returns at once. */
@@ -78,16 +66,6 @@ final class DatasetWarmUp {
           HttpRangeSource.client(URI.create("http://127.0.0.1:9/warm-up"), options, 1)) {
         c.getClass(); // built: its connection manager and configuration classes are loaded
       }
-      // what a first request initialises: the pool's deadlines (a date formatter), the request
-      // and URI builders, the response parser
-      for (String n : REQUEST_CLASSES) {
-        Class.forName(n, true, loader);
-      }
-      // the digest every file is hashed with: the first lookup loads the security providers
-      // (30-50 ms of a cold JVM), which sixteen workers would otherwise wait for together
-      StreamDigests d = new StreamDigests(List.of("sha-256"));
-      d.update(ByteBuffer.allocate(64));
-      d.finish();
       // the report's code, on a report of one file
       DatasetReports.json(
           new DatasetReport(

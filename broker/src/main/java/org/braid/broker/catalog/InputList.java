@@ -81,7 +81,7 @@ final class InputList {
         option(text.substring(from, to), lineNo);
       } else {
         finish();
-        entry(cs, from, to, lineNo);
+        entry(text, cs, from, to, lineNo);
       }
     }
     finish();
@@ -91,8 +91,11 @@ final class InputList {
     return new ReplicaCatalog(files, Map.of());
   }
 
-  /** The entry line {@code cs[from, to)} (stripped): its URLs, separated by tabs or spaces. */
-  private void entry(char[] cs, int from, int to, int lineNo) throws CatalogException {
+  /**
+   * The entry line {@code cs[from, to)} (stripped; {@code cs} is {@code text}'s characters): its
+   * URLs, separated by tabs or spaces.
+   */
+  private void entry(String text, char[] cs, int from, int to, int lineNo) throws CatalogException {
     if (files.size() >= limits.maxFiles()) {
       throw new CatalogException(
           source + ":" + lineNo + ": more than " + limits.maxFiles() + " files");
@@ -111,7 +114,9 @@ final class InputList {
       if (urls.size() >= limits.maxUrlsPerFile()) {
         throw new CatalogException(where + ": more than " + limits.maxUrlsPerFile() + " URLs");
       }
-      String p = new String(cs, i, end - i);
+      // a substring of the text (its bytes copied as they are), not a String of the chars (which
+      // a cold JVM compresses back to bytes one character at a time)
+      String p = text.substring(i, end);
       Replica r = Replica.of(control ? Catalogs.parseUrl(p, where) : Catalogs.checkUrl(p, where));
       for (Replica other : urls) {
         if (Catalogs.sameUrl(other.uri(), r.uri())) {
