@@ -79,10 +79,36 @@ final class Adaptive extends BlockPolicy {
    */
   static final double CPU_BOUND_TOTAL = 250e6;
 
+  /**
+   * Fewest bytes left for the CPU-bound limit to be worth deciding ({@link #mayUse}): eight capped
+   * blocks. A smaller remainder at memory speed is over within a fraction of a second.
+   */
+  static final long CPU_BOUND_REMAINING = 8 * MAX_BLOCK;
+
   private final CpuBudget cpu;
+
+  /**
+   * After choosing, how long the chosen flows have to show that they deliver at memory speed on
+   * their own (the rates are averages over 2 s, and a flow given more of the CPU speeds up).
+   */
+  static final long SETTLE_NANOS = 1_000_000_000L;
 
   /** The flows chosen to go on once the download turned out CPU-bound; null: every flow. */
   private List<Flow> chosen;
+
+  /**
+   * The share of the rate at the choice that the chosen flows must deliver on their own once
+   * settled, or every flow comes back.
+   */
+  static final double KEEP_SHARE = 0.5;
+
+  /** When they were chosen (scheduler clock), and what all flows delivered then. */
+  private long chosenAt;
+
+  private double totalAtChoice;
+
+  /** Whether a choice was given up: every flow fetches for the rest of the download. */
+  private boolean released;
 
   /** The default scheme without a CPU measurement (every flow always fetches). */
   Adaptive() {
@@ -95,27 +121,38 @@ final class Adaptive extends BlockPolicy {
   }
 
   /**
-   * Every flow may fetch, until the live flows deliver {@link #CPU_BOUND_TOTAL} together while the
-   * process uses every core ({@link CpuBudget#busy}): from then on only the fastest {@link
-   * CpuBudget#connectionsWhenBusy} flows get new blocks (one on two cores: the other core hashes),
+   * Every flow may fetch, until every live flow has a measured rate and together they deliver
+   * {@link #CPU_BOUND_TOTAL} while the CPU is busy ({@link CpuBudget#busy}) and at least {@link
+   * #CPU_BOUND_REMAINING} bytes are left: from then on only the fastest {@link
+   * CpuBudget#connectionsWhenBusy} flows get new blocks (one on two cores: the other core hashes);
    * the others finish what they hold and stay idle. Issue 17: on two cores, four local mirrors cost
-   * more CPU than one and left the whole-file hash without a core of its own. Every flow comes back
-   * when one of the chosen flows' replicas is dropped.
+   * more CPU than one and left the whole-file hash without a core of its own. Every flow comes
+   * back, for the rest of the download, when a chosen flow's replica is dropped or when the chosen
+   * flows deliver less than {@link #CPU_BOUND_TOTAL} once {@link #SETTLE_NANOS} have passed (their
+   * replicas, not the CPU, were what limited them: a fast LAN's disk-bound servers).
    */
   @Override
   boolean mayUse(Flow f, PolicyView s, long now) {
     if (chosen != null) {
-      if (chosen.stream().noneMatch(g -> g.replica.dropped)) {
-        return chosen.contains(f);
+      if (!keepChoice(now, s)) {
+        chosen = null;
+        released = true;
+        return true;
       }
-      chosen = null;
-      LOG.debug("a replica of the chosen connections was dropped: every connection fetches again");
+      return chosen.contains(f);
     }
     int keep = cpu.connectionsWhenBusy();
+    if (released || s.remainingBytes() < CPU_BOUND_REMAINING) {
+      return true;
+    }
     List<Flow> live = new ArrayList<>();
     double total = 0;
     for (Flow g : s.flows()) {
       if (!g.replica.dropped) {
+        if (!g.measured) {
+          // a guess is no ground for leaving a replica out (nor for choosing it)
+          return true;
+        }
         live.add(g);
         total += s.rateOf(g, now);
       }
@@ -125,6 +162,8 @@ final class Adaptive extends BlockPolicy {
     }
     live.sort(Comparator.comparingDouble((Flow g) -> s.rateOf(g, now)).reversed());
     chosen = List.copyOf(live.subList(0, keep));
+    chosenAt = now;
+    totalAtChoice = total;
     LOG.debug(
         "CPU-bound at {} MB/s on {} cores: {} of {} connections go on",
         Math.round(total / 1e6),
@@ -132,6 +171,29 @@ final class Adaptive extends BlockPolicy {
         keep,
         live.size());
     return chosen.contains(f);
+  }
+
+  /** Whether the chosen flows go on alone: none dropped, and fast enough once settled. */
+  private boolean keepChoice(long now, PolicyView s) {
+    if (chosen.stream().anyMatch(g -> g.replica.dropped)) {
+      LOG.debug("a replica of the chosen connections was dropped: every connection fetches again");
+      return false;
+    }
+    if (now - chosenAt < SETTLE_NANOS) {
+      return true;
+    }
+    double rate = 0;
+    for (Flow g : chosen) {
+      rate += Math.max(s.rateOf(g, now), g.recent);
+    }
+    if (rate < KEEP_SHARE * totalAtChoice) {
+      LOG.debug(
+          "the chosen connections deliver {} of {} MB/s: every connection fetches again",
+          Math.round(rate / 1e6),
+          Math.round(totalAtChoice / 1e6));
+      return false;
+    }
+    return true;
   }
 
   /** The flows chosen to go on because the download is CPU-bound; empty while every flow may. */

@@ -3,11 +3,13 @@ package org.braid.coalloc;
 import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
 
 /**
- * Whether this process is using (nearly) every core of the machine, measured over windows of {@link
- * #WINDOW_NANOS} of its own CPU time: the sign that a download at memory speed is bound by the CPU,
+ * Whether the CPU is what limits this process: over a window of {@link #WINDOW_NANOS} it used
+ * (nearly) every core itself, or the machine's cores were (nearly) all busy, with this process's
+ * work or other work. For a download at memory speed that is the sign that it is bound by the CPU,
  * not by its replicas' links (issue 17: four local mirrors, 2 cores). Then more connections only
  * add work (socket wake-ups, the file's write lock, their own threads) and take the CPU that the
  * whole-file hash, the one task that cannot be spread, needs. Thread-safe.
@@ -19,10 +21,20 @@ class CpuBudget {
   /** Share of all cores' time over a window from which the process counts as CPU-bound. */
   static final double BUSY = 0.85;
 
+  /** Share of the machine's cores busy over a window (all processes) that counts as CPU-bound. */
+  static final double MACHINE_BUSY = 0.9;
+
+  /**
+   * The system property that turns the measurement off when {@code false} (every flow always
+   * fetches), e.g. {@code BRAID_JAVA_OPTS=-Dbraid.cpuLimit=false}, to compare within one build.
+   */
+  static final String PROPERTY = "braid.cpuLimit";
+
   /** No measurement: never busy (the dataset path, tests that do not ask for one). */
-  static final CpuBudget NONE = new CpuBudget(() -> -1, System::nanoTime, 1);
+  static final CpuBudget NONE = new CpuBudget(() -> -1, () -> -1, System::nanoTime, 1);
 
   private final LongSupplier cpuNanos;
+  private final DoubleSupplier machineLoad;
   private final LongSupplier wallNanos;
   private final int cores;
   private long windowStart = -1;
@@ -31,10 +43,12 @@ class CpuBudget {
 
   /**
    * A budget over {@code cores} cores reading the process's CPU time ({@code cpuNanos}, negative
-   * when unknown) against the wall clock {@code wallNanos}.
+   * when unknown) against the wall clock {@code wallNanos}, and the share of the machine's cores
+   * busy since it was last asked ({@code machineLoad}, 0 to 1, negative when unknown).
    */
-  CpuBudget(LongSupplier cpuNanos, LongSupplier wallNanos, int cores) {
+  CpuBudget(LongSupplier cpuNanos, DoubleSupplier machineLoad, LongSupplier wallNanos, int cores) {
     this.cpuNanos = cpuNanos;
+    this.machineLoad = machineLoad;
     this.wallNanos = wallNanos;
     this.cores = Math.max(1, cores);
   }
@@ -45,8 +59,12 @@ class CpuBudget {
    * 35 ms (StartupClock); where the JVM cannot tell its CPU time, never busy.
    */
   static CpuBudget process() {
+    if ("false".equals(System.getProperty(PROPERTY))) {
+      return NONE;
+    }
     return new CpuBudget(
         () -> ProcessCpu.BEAN == null ? -1 : ProcessCpu.BEAN.getProcessCpuTime(),
+        () -> ProcessCpu.BEAN == null ? -1 : ProcessCpu.BEAN.getCpuLoad(),
         System::nanoTime,
         Runtime.getRuntime().availableProcessors());
   }
@@ -78,8 +96,8 @@ class CpuBudget {
   }
 
   /**
-   * Whether the process used at least {@link #BUSY} of all cores over the last full window; false
-   * until one has passed.
+   * Whether, over the last full window, the process used at least {@link #BUSY} of all cores, or
+   * the machine's cores were at least {@link #MACHINE_BUSY} busy; false until one has passed.
    */
   synchronized boolean busy() {
     long cpu = cpuNanos.getAsLong();
@@ -90,11 +108,12 @@ class CpuBudget {
     if (windowStart < 0) {
       windowStart = now;
       cpuAtStart = cpu;
+      machineLoad.getAsDouble(); // starts the machine's measurement at the window's start
       return false;
     }
     long wall = now - windowStart;
     if (wall >= WINDOW_NANOS) {
-      busy = cpu - cpuAtStart >= BUSY * cores * wall;
+      busy = cpu - cpuAtStart >= BUSY * cores * wall || machineLoad.getAsDouble() >= MACHINE_BUSY;
       windowStart = now;
       cpuAtStart = cpu;
     }
