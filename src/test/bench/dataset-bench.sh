@@ -16,7 +16,9 @@
 # section of docs/benchmarks.md. Take the benchmark lock when other benchmarks may run:
 #   flock /work/helpers/bench.lock src/test/bench/dataset-bench.sh --sets "1000 10k" --reps 3
 # Environment: BENCH_CONTENDERS replaces the contender list: braid braid-j64 aria2 aria2-tuned
-# guc guc-tuned (default: all); TB_PREFIX and TB_NET as for testbed.sh; BRAID_TIMING=1 appends
+# guc guc-tuned (default: all), and braid-base: braid from the checkout BENCH_BASE (its jar built
+# beforehand; a journal of its own), to compare two versions in the same run; TB_PREFIX and
+# TB_NET as for testbed.sh; BRAID_TIMING=1 appends
 # each braid run's milestones (ms since its launcher started) to dataset-timing.txt in --out;
 # BENCH_LINKS=1 samples every mirror link's byte counter during each run (dataset-links.py) and
 # appends when each link carried its first and last byte, its idle time and bytes to
@@ -65,6 +67,10 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 tb_cleanup
 mkdir -p "$work" "$out"
+if [[ " ${BENCH_CONTENDERS:-} " == *" braid-base "* ]] && [ ! -f "${BENCH_BASE:-}/cli/target/braid.jar" ]; then
+  echo "dataset-bench: braid-base needs BENCH_BASE, a checkout with its jar built" >&2
+  exit 2
+fi
 if [ "$smoke" = 0 ] || [ ! -f "$repo/cli/target/braid.jar" ]; then
   (cd "$repo" && ./mvnw -B -q -DskipTests -pl cli -am package) >&2
 fi
@@ -72,6 +78,9 @@ fi
 # it inside a timed braid run)
 export BRAID_NO_BUILD=1
 "$repo/braid" --version >&2
+if [[ " ${BENCH_CONTENDERS:-} " == *" braid-base "* ]]; then
+  "$BENCH_BASE/braid" --version >&2 # its class-data archive made before the first timed run
+fi
 {
   echo "dataset-bench $(date -u +%Y-%m-%dT%H:%M:%SZ): $invocation (TB_PREFIX=$TB_PREFIX)"
   echo "commit $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown); $(nproc) CPUs; load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -112,11 +121,15 @@ run_one() { # set contender rep position
   fi
   t0=$(date +%s.%N)
   case "$c" in
-    braid|braid-j64|braid-alt)
+    braid|braid-j64|braid-alt|braid-base)
       local -a opts=(--json --journal "$work/journal.jsonl" --discovery-timeout 0.5)
       local bin="$repo/braid"
       [ "$c" = braid-alt ] && bin="${BENCH_ALT_BRAID:?braid-alt needs BENCH_ALT_BRAID}"
       [ "$c" = braid-j64 ] && opts+=(-j 64)
+      if [ "$c" = braid-base ]; then
+        bin="$BENCH_BASE/braid"
+        opts=(--json --journal "$work/journal-base.jsonl" --discovery-timeout 0.5)
+      fi
       local -a extra=()
       [ -n "${BENCH_BRAID_OPTS:-}" ] && read -r -a extra <<<"$BENCH_BRAID_OPTS"
       (

@@ -19,9 +19,10 @@ from pathlib import Path
 
 BEGIN = "<!-- BEGIN GENERATED DATASET RESULTS (src/test/bench/dataset-report.py) -->"
 END = "<!-- END GENERATED DATASET RESULTS -->"
-ORDER = ["braid", "braid-j64", "aria2", "aria2-tuned", "guc", "guc-tuned"]
+ORDER = ["braid", "braid-base", "braid-j64", "aria2", "aria2-tuned", "guc", "guc-tuned"]
 NAMES = {
     "braid": "braid (-j from the plan)",
+    "braid-base": "braid from BENCH_BASE",
     "braid-j64": "braid -j 64",
     "aria2": "aria2c -i LIST (default -j 5)",
     "aria2-tuned": "aria2c -j 32 -x 4 -s 4 -k 1M",

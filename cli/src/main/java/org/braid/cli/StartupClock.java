@@ -5,7 +5,6 @@ import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Milestones of one {@code braid} run for start-up measurements, printed on standard error at exit
@@ -91,6 +90,11 @@ final class StartupClock {
 
   /** The line for the milestones, measured from launcher start {@code t0} (or the JVM's start). */
   static String line(String t0) {
+    return line(t0, NAMES, TIMES);
+  }
+
+  /** The line for the milestones {@code names} at {@code times}. */
+  static String line(String t0, List<String> names, List<Instant> times) {
     // looked up early in a long run, else now (the management classes it loads are not part of
     // a run without BRAID_TIMING)
     Instant known = jvmStart;
@@ -99,30 +103,50 @@ final class StartupClock {
     Instant origin = launcher == null ? jvm : launcher;
     StringBuilder sb = new StringBuilder("braid: timing:");
     sb.append(" origin=").append(launcher == null ? "jvm" : "launcher");
-    sb.append(" jvm=").append(millis(origin, jvm));
-    for (int i = 0; i < NAMES.size(); i++) {
-      sb.append(' ').append(NAMES.get(i)).append('=').append(millis(origin, TIMES.get(i)));
+    millis(sb.append(" jvm="), origin, jvm);
+    for (int i = 0; i < names.size(); i++) {
+      millis(sb.append(' ').append(names.get(i)).append('='), origin, times.get(i));
     }
     return sb.toString();
   }
 
-  private static String millis(Instant from, Instant to) {
+  /**
+   * Appends the milliseconds from {@code from} to {@code to} with one decimal (no formatter: the
+   * line is written as the run ends, by code not compiled yet).
+   */
+  private static void millis(StringBuilder sb, Instant from, Instant to) {
     long micros =
         (to.getEpochSecond() - from.getEpochSecond()) * 1_000_000L
             + (to.getNano() - from.getNano()) / 1000;
-    return String.format(Locale.ROOT, "%.1f", micros / 1000.0);
+    long tenths = Math.round(micros / 100.0);
+    if (tenths < 0) {
+      sb.append('-');
+      tenths = -tenths;
+    }
+    sb.append(tenths / 10).append('.').append(tenths % 10);
   }
 
   /** Epoch seconds with a fraction ("1700000000.123456", or with a comma); null if not that. */
   static Instant parseEpoch(String s) {
-    if (s == null || !s.matches("[0-9]{1,12}([.,][0-9]{1,9})?")) {
+    if (s == null) {
       return null;
     }
-    String[] parts = s.split("[.,]");
-    long nanos = 0;
-    if (parts.length == 2) {
-      nanos = Long.parseLong((parts[1] + "000000000").substring(0, 9));
+    int point = -1;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if ((c == '.' || c == ',') && point < 0) {
+        point = i;
+      } else if (c < '0' || c > '9') {
+        return null;
+      }
     }
-    return Instant.ofEpochSecond(Long.parseLong(parts[0]), nanos);
+    int whole = point < 0 ? s.length() : point;
+    int fraction = point < 0 ? 0 : s.length() - point - 1;
+    if (whole < 1 || whole > 12 || (point >= 0 && (fraction < 1 || fraction > 9))) {
+      return null;
+    }
+    long nanos =
+        point < 0 ? 0 : Long.parseLong((s.substring(point + 1) + "000000000").substring(0, 9));
+    return Instant.ofEpochSecond(Long.parseLong(s.substring(0, whole)), nanos);
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class StartupClockTest {
@@ -27,6 +28,11 @@ class StartupClockTest {
     assertNull(StartupClock.parseEpoch("-1.5"));
     assertNull(StartupClock.parseEpoch("1.2.3"));
     assertNull(StartupClock.parseEpoch("soon"));
+    assertNull(StartupClock.parseEpoch("42."));
+    assertNull(StartupClock.parseEpoch(".5"));
+    assertNull(StartupClock.parseEpoch("1,5.5"));
+    assertNull(StartupClock.parseEpoch("1234567890123"));
+    assertNull(StartupClock.parseEpoch("1.1234567890"));
   }
 
   @Test
@@ -46,5 +52,13 @@ class StartupClockTest {
     assertEquals(Instant.ofEpochMilli(jvm), StartupClock.jvmStart);
     String t0 = String.valueOf(jvm / 1000) + "." + String.format("%03d", jvm % 1000);
     assertEquals("braid: timing: origin=launcher jvm=0.0", StartupClock.line(t0));
+    // one decimal, rounded: 12.35 ms and 1,234,567.8 ms after the JVM's start
+    Instant start = Instant.ofEpochMilli(jvm);
+    String line =
+        StartupClock.line(
+            null,
+            List.of("a", "b", "c"),
+            List.of(start.plusNanos(12_350_000), start.plusNanos(1_234_567_800_000L), start));
+    assertEquals("braid: timing: origin=jvm jvm=0.0 a=12.4 b=1234567.8 c=0.0", line);
   }
 }

@@ -166,6 +166,9 @@ final class DatasetFetch {
         if (got[0] < size) {
           // cut at the tail: the rest came from other servers (DatasetPieces)
           bytes = pieces.finish(t, scheduler, out, got[0], digests, buf);
+        } else {
+          // the body is in: the server takes its next file while this one is verified and renamed
+          scheduler.released(t);
         }
         if (size >= FLUSH_MIN) {
           force(out);

@@ -34,6 +34,13 @@ final class DatasetJob {
   private static final Logger LOG = LoggerFactory.getLogger(DatasetJob.class);
   private static final long PASS_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
+  /**
+   * When the job renders a made-up report ({@link DatasetReports#warmUp}), if it runs that long.
+   */
+  static final long WARM_REPORT_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+  private boolean reportWarm;
+
   private final DatasetSpec spec;
   private final String id;
   private final Ticker ticker;
@@ -77,7 +84,7 @@ final class DatasetJob {
             new SourcePool(
                 spec.sourceFactory(),
                 spec.options(),
-                maxWorkers(spec) * (spec.options().connectionsPerSource() + 1));
+                threads(maxWorkers(spec)) * (spec.options().connectionsPerSource() + 1));
         DatasetJournal journal =
             spec.journal() == null ? null : new DatasetJournal(spec.journal(), ticker)) {
       fetch = new DatasetFetch(spec, output, state, scheduler, pool, journal);
@@ -143,9 +150,24 @@ final class DatasetJob {
     }
   }
 
-  /** Starts worker threads until there are {@code n} (called from the job's thread only). */
+  /**
+   * Worker threads beyond the concurrency, at most: a task whose body has all arrived no longer
+   * counts as fetching ({@link DatasetScheduler#released}), and a spare worker sends the next
+   * request while its worker verifies, flushes and renames the file.
+   */
+  static final int SPARE_WORKERS = 4;
+
+  /** The worker threads for {@code concurrency} files fetched at once, spares included. */
+  static int threads(int concurrency) {
+    return concurrency + Math.min(SPARE_WORKERS, concurrency);
+  }
+
+  /**
+   * Starts worker threads until there are enough for {@code n} files at once ({@link #threads};
+   * called from the job's thread only).
+   */
   private void spawn(int n) {
-    while (workers.size() < n) {
+    while (workers.size() < threads(n)) {
       Thread w = new Thread(() -> work(fetch), "braid-" + id + "-w" + workers.size());
       w.setDaemon(true);
       workers.add(w);
@@ -192,6 +214,10 @@ final class DatasetJob {
       milestones.filesDone(spec.files().size() - scheduler.open(), spec.files().size());
       long now = ticker.read();
       scheduler.sample(now);
+      if (!reportWarm && now - t0 >= WARM_REPORT_NANOS) {
+        reportWarm = true;
+        DatasetReports.warmUp(); // its code compiled now, not as the process ends
+      }
       if (spec.progress() != null && now - lastProgress >= PASS_NANOS) {
         DatasetProgress p = scheduler.progress(rate, (now - t0) / 1e9);
         double dt = (now - lastTime) / 1e9;

@@ -41,7 +41,10 @@ final class DatasetPieces {
     } catch (LocalException e) {
       return DatasetOutcome.local(t.size, OneLine.of(e)); // the owner fetches the range again
     } catch (IOException e) {
-      if (t.cancelled) {
+      LowSpeed slow = t.lowSpeed;
+      if (slow != null && slow.check(spec.ticker().read())) {
+        e = slow.exception(); // abandoned by the job's watch: a failure of the piece's server
+      } else if (t.cancelled) {
         return DatasetOutcome.cancelled(t.size);
       }
       boolean retry = !(e instanceof SourceException se) || se.retryable();
@@ -73,6 +76,11 @@ final class DatasetPieces {
       }
       ReadableByteChannel ch = first.data() != null ? first.data() : rs.open(t.from, len);
       t.onCancel(() -> closeQuietly(ch));
+      Guards g = spec.guards();
+      // --low-speed-limit as for a whole file: a piece slower than that for its time is abandoned
+      // (DatasetScheduler.sample), and its owner fetches the range itself
+      LowSpeed slow = new LowSpeed(src, g.lowSpeedLimit(), g.lowSpeedTime(), spec.ticker().read());
+      t.lowSpeed = slow;
       try (ch;
           FileChannel out = openLocal(temp)) {
         long got = 0;
@@ -101,6 +109,7 @@ final class DatasetPieces {
           if (keep < n) {
             break; // cut: the rest is another piece's
           }
+          slow.received(n, 0, spec.ticker().read());
         }
         return got;
       } finally {

@@ -86,21 +86,50 @@ public final class DatasetReports {
     sb.append("],\"fileReports\":[");
     sep = "";
     for (DatasetFileReport f : r.files()) {
-      sb.append(sep).append("{\"path\":").append(Json.str(f.path()));
-      sb.append(",\"status\":").append(Json.str(f.status()));
+      Json.str(sb.append(sep).append("{\"path\":"), f.path());
+      Json.str(sb.append(",\"status\":"), f.status());
       sb.append(",\"size\":").append(f.size());
-      sb.append(",\"seconds\":").append(Json.num(f.seconds()));
-      sb.append(",\"sha256\":").append(Json.str(f.sha256()));
+      Json.num3(sb.append(",\"seconds\":"), f.seconds());
+      Json.str(sb.append(",\"sha256\":"), f.sha256());
       sb.append(",\"servers\":{");
       String s2 = "";
-      for (Map.Entry<String, Long> e : new TreeMap<>(f.servers()).entrySet()) {
-        sb.append(s2).append(Json.str(e.getKey())).append(':').append(e.getValue());
+      Map<String, Long> by = f.servers().size() > 1 ? new TreeMap<>(f.servers()) : f.servers();
+      for (Map.Entry<String, Long> e : by.entrySet()) {
+        Json.str(sb.append(s2), e.getKey()).append(':').append(e.getValue());
         s2 = ",";
       }
-      sb.append("},\"error\":").append(Json.str(f.error())).append('}');
+      Json.str(sb.append("},\"error\":"), f.error()).append('}');
       sep = ",";
     }
     return sb.append("]}").toString();
+  }
+
+  /** Files in the report {@link #warmUp} renders. */
+  static final int WARM_UP_FILES = 2000;
+
+  /**
+   * Renders a report of {@value #WARM_UP_FILES} made-up files and returns its length, so that the
+   * code that renders reports is compiled while a job runs. Rendered once at the job's end, a
+   * 1,000-file report ran interpreted, and the JIT compiler started to compile its loops as the
+   * process ended: the JVM waits for a compilation in progress before it exits.
+   */
+  static int warmUp() {
+    List<DatasetFileReport> files = new ArrayList<>(WARM_UP_FILES);
+    String sha = "0123456789abcdef".repeat(4);
+    for (int i = 0; i < WARM_UP_FILES; i++) {
+      files.add(
+          new DatasetFileReport(
+              "warm-up/d" + (i % 16) + "/f" + i + ".dat",
+              1000L * i,
+              DatasetFileState.FETCHED,
+              i / 1000.0,
+              sha,
+              Map.of("http://warm-up.invalid:80", 1000L * i),
+              null));
+    }
+    return json(new DatasetReport(
+            "warm-up", Path.of("."), files, List.of(), Instant.EPOCH, 1.5, 1, 1, null))
+        .length();
   }
 
   /**

@@ -1,6 +1,5 @@
 package org.braid.coalloc;
 
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -37,16 +36,6 @@ final class DatasetScheduler {
   /** Files at least this large may be co-allocated. */
   static final long COALLOCATE_MIN = 4L << 20;
 
-  /** Whole-file requests at least this large measure the rate of one request. */
-  static final long FLOW_MIN = 256 * 1024;
-
-  /**
-   * A large file found on a server by its answer stays there when the server would finish it within
-   * this share of the job's estimated time left (a margin for estimates made from sizes not known
-   * yet).
-   */
-  static final double KEEP_SHARE = 0.5;
-
   /** The status of a file whose verified copy is being given its final name. */
   static final String COMMITTING = "committing";
 
@@ -72,11 +61,16 @@ final class DatasetScheduler {
   private final Ticker ticker;
   private final DatasetEstimates estimates;
   private final DatasetChooser chooser;
-  private final int maxStreak;
+  private final DatasetTally tally;
   private final int maxRounds;
-  private final Duration maxRetryAfter;
   private String stopped;
   private int open;
+
+  /**
+   * Running tasks that no longer transfer ({@link #released}): they do not count against the
+   * concurrency, so a spare worker sends the next request while they finish.
+   */
+  private int released;
 
   /** Files are still being queued ({@link #preparing(boolean)}): workers wait rather than end. */
   private boolean preparing;
@@ -106,9 +100,10 @@ final class DatasetScheduler {
     this.chooser =
         new DatasetChooser(id, files, sourceServers, estimates, spec.coallocateSeconds());
     int tries = spec.guards().maxTries();
-    this.maxStreak = tries > 0 ? tries : MAX_STREAK;
+    this.tally =
+        new DatasetTally(
+            id, servers, tries > 0 ? tries : MAX_STREAK, spec.guards().maxRetryAfter());
     this.maxRounds = tries > 0 ? tries : MAX_ROUNDS;
-    this.maxRetryAfter = spec.guards().maxRetryAfter();
   }
 
   /** Files not yet done (queued or in flight). */
@@ -172,7 +167,7 @@ final class DatasetScheduler {
 
   /** The task that may start now (counted as running), or null; does not wait. */
   synchronized DatasetTask poll(long now) {
-    if (stopped != null || open == 0 || running.size() >= concurrency) {
+    if (stopped != null || open == 0 || running.size() - released >= concurrency) {
       return null;
     }
     DatasetTask t = fromPending(now);
@@ -230,6 +225,14 @@ final class DatasetScheduler {
       states[t.file].active++; // a piece ends before its owner: the owner stands for the file
     }
     for (DatasetServer s : t.servers) {
+      if (s.running > 0) {
+        t.shared = true;
+        for (DatasetTask r : running) {
+          if (r != t && !r.released && r.servers.contains(s)) {
+            r.shared = true;
+          }
+        }
+      }
       s.started();
     }
   }
@@ -254,13 +257,15 @@ final class DatasetScheduler {
   synchronized void finished(DatasetTask t, DatasetOutcome o) {
     long now = ticker.read();
     running.remove(t);
-    for (DatasetServer s : t.servers) {
-      if (!t.released) {
+    if (t.released) {
+      released--;
+    } else {
+      for (DatasetServer s : t.servers) {
         s.ended(now);
       }
     }
     if (t.mode == DatasetTask.Mode.RANGE) {
-      piece(t, o, now);
+      tally.piece(t, o, now);
       notifyAll();
       return;
     }
@@ -288,31 +293,16 @@ final class DatasetScheduler {
   }
 
   /**
-   * Records how a piece of a file ended (its owner reports the file): a piece that delivered
-   * measures its server's request latency; a failed one counts against its server.
-   */
-  private void piece(DatasetTask t, DatasetOutcome o, long now) {
-    DatasetServer s = t.servers.get(0);
-    if (o.ok()) {
-      s.succeeded(t.firstByteNanos < 0 ? -1 : (t.firstByteNanos - t.startNanos) / 1e9);
-      return;
-    }
-    for (DatasetOutcome.Failure x : o.failures()) {
-      boolean wasUsed = s.dropped == null;
-      s.failed(now, x.transientFailure(), x.reason(), x.retryAfter(), maxStreak, maxRetryAfter);
-      if (wasUsed && s.dropped != null) {
-        LOG.warn("[{}] not using {} any more: {}", id, s.key, s.dropped);
-      }
-    }
-  }
-
-  /**
-   * Gives back the server of a task that reached its cut and now only waits for the pieces other
-   * servers fetch: the server counts as free (and may take a piece itself).
+   * Gives back the server of a task that transfers no more: its whole body has arrived and it is
+   * being verified, flushed and renamed, or it reached its cut and now only waits for the pieces
+   * other servers fetch. The server counts as free (and may take the next file or a piece at once,
+   * rather than stand idle while this one is finished: a flush alone takes 2-10 ms of a disk), and
+   * the task no longer counts against the concurrency.
    */
   synchronized void released(DatasetTask t) {
     if (!t.released) {
       t.released = true;
+      released++;
       long now = ticker.read();
       for (DatasetServer s : t.servers) {
         s.ended(now);
@@ -339,27 +329,7 @@ final class DatasetScheduler {
           o.servers(),
           open);
     }
-    double firstByte = t.firstByteNanos < 0 ? -1 : (t.firstByteNanos - t.startNanos) / 1e9;
-    if (t.servers.size() == 1 && t.split == null && t.firstByteNanos >= 0 && o.size() >= FLOW_MIN) {
-      t.servers.get(0).flowed(o.size() / Math.max(1e-3, (now - t.firstByteNanos) / 1e9));
-    }
-    for (DatasetServer s : t.servers) {
-      long b = o.servers().getOrDefault(s.key, 0L);
-      if (b > 0 || t.servers.size() == 1) {
-        s.succeeded(t.servers.size() == 1 ? firstByte : -1);
-        s.files++;
-        s.bytes += b;
-      }
-    }
-    if (t.split != null) {
-      for (Map.Entry<String, Long> e : o.servers().entrySet()) {
-        DatasetServer s = servers.get(e.getKey());
-        if (s != null && !t.servers.contains(s)) {
-          s.files++; // pieces of the file
-          s.bytes += e.getValue();
-        }
-      }
-    }
+    tally.fetched(t, o, now);
   }
 
   private void failedTask(DatasetTask t, DatasetOutcome o, long now) {
@@ -370,12 +340,7 @@ final class DatasetScheduler {
       st.error(x.reason());
       if (k >= 0) {
         st.exclude(k, x.transientFailure());
-        DatasetServer s = sourceServers[t.file][k];
-        boolean wasUsed = s.dropped == null;
-        s.failed(now, x.transientFailure(), x.reason(), x.retryAfter(), maxStreak, maxRetryAfter);
-        if (wasUsed && s.dropped != null) {
-          LOG.warn("[{}] not using {} any more: {}", id, s.key, s.dropped);
-        }
+        tally.failed(sourceServers[t.file][k], x, now);
       }
     }
     if (o.mismatch() && !st.single) {
@@ -443,24 +408,8 @@ final class DatasetScheduler {
    * already on their way).
    */
   synchronized boolean keepDiscovered(DatasetTask t, long size) {
-    long now = ticker.read();
-    double fallback = estimates.fallbackRate();
-    double job = estimates.jobSecondsLeft(fallback);
     t.size = size; // in the server's backlog at its size, less what arrived already
-    double mine = estimates.completion(t.servers.get(0), 0, fallback, now);
-    boolean keep = mine <= KEEP_SHARE * job;
-    if (LOG.isDebugEnabled()) {
-      LOG.debug(
-          "[{}] {} is {} B: {} on {} (done there in {} s at {} B/s, the job in {} s)",
-          id,
-          DatasetNames.shown(files.get(t.file).path()),
-          size,
-          keep ? "kept" : "co-allocating it rather than",
-          t.servers.get(0).key,
-          Math.round(mine * 10) / 10.0,
-          Math.round(t.servers.get(0).rate(fallback)),
-          Math.round(job * 10) / 10.0);
-    }
+    boolean keep = chooser.keep(t, ticker.read());
     if (keep) {
       sized(states[t.file], size);
     } else {

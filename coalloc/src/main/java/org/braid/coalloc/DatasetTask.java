@@ -49,8 +49,17 @@ final class DatasetTask {
   /** The owner's temporary file, once created (read by its pieces). */
   volatile Path temp;
 
-  /** Whether the task's server no longer counts it (it reached its stop and waits for pieces). */
+  /**
+   * Whether the task's server no longer counts it (its body is in, or it reached its stop and waits
+   * for pieces; scheduler lock).
+   */
   boolean released;
+
+  /**
+   * Whether another task transferred from one of its servers while it ran (scheduler lock): its
+   * rate was then a share of the server's, not what one request gets.
+   */
+  boolean shared;
 
   /** The expected size, -1 until known. */
   volatile long size;

@@ -134,19 +134,77 @@ class DatasetHttpTest {
     DatasetReport r = job(files).concurrency(2).build().run();
     assertTrue(r.complete(), DatasetReports.text(r, 10));
     assertArrived(files);
-    long[] range = null;
+    // the fast server took the rest from a cut; done with it first, it may take a second piece of
+    // what the slow one still had, up to that cut: its ranges end at the file's end and join up
+    long from = Long.MAX_VALUE;
+    boolean toTheEnd = false;
     for (HostileHttpServer.Request q : toFast) {
       if (q.range() != null) {
-        range = q.range();
+        from = Math.min(from, q.range()[0]);
+        toTheEnd |= q.range()[1] == 1_499_999;
       }
     }
-    assertTrue(range != null && range[0] > 0, "the fast server sent the rest: " + seen);
-    assertEquals(1_499_999, range[1]);
+    assertTrue(from > 0 && from < 1_500_000, "the fast server sent the rest: " + seen);
+    assertTrue(toTheEnd, "to the file's end: " + seen);
     Map<String, Long> bytes = r.files().get(0).servers();
     assertEquals(2, bytes.size(), bytes.toString());
     assertEquals(1_500_000, bytes.values().stream().mapToLong(Long::longValue).sum());
-    assertEquals(1_500_000 - range[0], bytes.get(DatasetServer.key(fast.uri("x"), "x")));
+    assertEquals(1_500_000 - from, bytes.get(DatasetServer.key(fast.uri("x"), "x")));
     assertEquals(1, r.count("fetched"));
+  }
+
+  @Test
+  void aTailPieceSlowerThanTheLowSpeedLimit_isAbandoned_andItsOwnerFetchesTheRange()
+      throws Exception {
+    // the first server sends whole files at about 1.6 MB/s (ranges at once); the second, idle,
+    // is given the rest of the file at the tail but trickles it
+    HostileHttpServer slow =
+        serving(
+            (r, x) -> {
+              byte[] b = data.get(r.target().substring(1));
+              if (r.range() != null) {
+                x.serve(r, b, "");
+                return;
+              }
+              x.write("HTTP/1.1 200 OK\r\nContent-Length: " + b.length + "\r\n\r\n");
+              for (int at = 0; at < b.length; at += 16 * 1024) {
+                x.write(Arrays.copyOfRange(b, at, Math.min(b.length, at + 16 * 1024)));
+                Thread.sleep(10);
+              }
+            });
+    List<long[]> ranges = new CopyOnWriteArrayList<>();
+    HostileHttpServer trickling =
+        serving(
+            (r, x) -> {
+              byte[] b = data.get(r.target().substring(1));
+              long[] q = r.range();
+              if (q == null) {
+                x.serve(r, b, "");
+                return;
+              }
+              ranges.add(q);
+              long to = Math.min(q[1], b.length - 1);
+              x.write(
+                  "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes "
+                      + q[0]
+                      + "-"
+                      + to
+                      + "/"
+                      + b.length
+                      + "\r\nContent-Length: "
+                      + (to - q[0] + 1)
+                      + "\r\n\r\n");
+              x.trickle(Arrays.copyOfRange(b, (int) q[0], (int) to + 1), Duration.ofMillis(50));
+            });
+    List<DatasetFile> files = files(1, 1_500_000, List.of(slow, trickling));
+    DatasetReport r =
+        job(files).concurrency(2).lowSpeedLimit(100_000, Duration.ofMillis(800)).build().run();
+    assertTrue(r.complete(), DatasetReports.text(r, 10));
+    assertArrived(files);
+    assertTrue(!ranges.isEmpty() && ranges.get(0)[0] > 0, "the idle server was given a piece");
+    assertTrue(r.servers().stream().anyMatch(x -> x.failures() == 1), DatasetReports.text(r, 10));
+    Map<String, Long> bytes = r.files().get(0).servers();
+    assertEquals(1_500_000, bytes.get(DatasetServer.key(slow.uri("x"), "x")), bytes.toString());
   }
 
   @Test

@@ -105,6 +105,37 @@ class DatasetSchedulerTest {
   }
 
   @Test
+  void aFileWhoseBodyHasArrived_freesItsSlotAndServer_whileItIsVerifiedAndRenamed() {
+    DatasetScheduler s = scheduler(smallFiles(4), 1);
+    DatasetTask first = s.poll(clock.get());
+    assertTrue(first != null);
+    assertEquals(null, s.poll(clock.get()), "one file at a time");
+    DatasetServer server = first.servers.get(0);
+    s.released(first); // its last byte is in: hashed, flushed and renamed from here on
+    assertEquals(0, server.running, "its server counts as free");
+    DatasetTask second = s.poll(clock.get());
+    assertTrue(second != null, "the next file starts while the first is finished");
+    assertEquals(null, s.poll(clock.get()), "and still one file fetched at a time");
+    s.released(first); // said twice: counted once
+    assertEquals(null, s.poll(clock.get()));
+    finish(s, first, 10, 20);
+    assertEquals(null, s.poll(clock.get()), "the first's end frees no second slot");
+    int servedBy = 0;
+    for (DatasetServer v : s.servers()) {
+      servedBy += v.running;
+    }
+    assertEquals(1, servedBy, "only the second file counts on a server");
+    finish(s, second, 10, 20);
+    assertTrue(s.poll(clock.get()) != null);
+  }
+
+  @Test
+  void threads_leaveSpareWorkersForTheNextRequestWhileFilesAreFinished() {
+    assertEquals(2, DatasetJob.threads(1));
+    assertEquals(8 + DatasetJob.SPARE_WORKERS, DatasetJob.threads(8));
+  }
+
+  @Test
   void latency_isTheShortestRecentFirstByte_notOneSlowedByTheServersQueue() {
     DatasetServer s = new DatasetServer("http://a.example:80", 0);
     s.succeeded(0.010);
@@ -290,6 +321,47 @@ class DatasetSchedulerTest {
   }
 
   @Test
+  void theTailsCut_countsTheLinkTheOwnerGetsOnceItsServersOtherFilesEnd() {
+    // as above, but A's rate is measured (9 MB/s) and the file is A's last: it gets all of A from
+    // now on, not the 1 MB/s it averaged while sharing A with other files
+    List<DatasetFile> files =
+        List.of(DatasetFile.of("big", 10_000_000, List.of(A.resolve("big"), B.resolve("big"))));
+    DatasetScheduler s =
+        scheduler(files, 2, Map.of("http://a.example:80", 9e6, "http://b.example:80", 9e6));
+    long t0 = clock.get();
+    DatasetTask owner = s.poll(t0);
+    owner.firstByteNanos = t0;
+    owner.received = 1_000_000;
+    assertEquals(1_000_000, owner.accept(0, 1_000_000));
+    DatasetServer a = owner.servers.get(0);
+    a.measured = 9e6;
+    a.busyNanos = DatasetServer.MEASURED_AFTER_NANOS;
+    clock.set(t0 + 1000 * MS);
+    DatasetTask piece = s.poll(clock.get());
+    assertTrue(piece != null && !onA(piece), "B helps");
+    // A (9 MB/s) and B (9 MB/s) share the 8,934,464 bytes left past what A may have on its way
+    assertEquals(1_065_536 + 8_934_464 / 2, piece.from, 2);
+  }
+
+  @Test
+  void oneRequestsRate_isMeasuredOnlyFromRequestsThatHadTheirServerAlone() {
+    List<DatasetFile> files = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      files.add(DatasetFile.of("f" + i, 1_000_000, List.of(A.resolve("f" + i))));
+    }
+    DatasetScheduler s = scheduler(files, 2);
+    DatasetTask first = s.poll(clock.get());
+    DatasetTask second = s.poll(clock.get());
+    DatasetServer a = first.servers.get(0);
+    finish(s, first, 10, 500); // 1 MB in 0.49 s, sharing A with the second file
+    assertEquals(0, a.flow, "a shared request measures its share, not one request's rate");
+    finish(s, second, 10, 600);
+    DatasetTask alone = s.poll(clock.get());
+    finish(s, alone, 10, 260); // A to itself: 1 MB in 0.25 s
+    assertEquals(4e6, a.flow, 1);
+  }
+
+  @Test
   void nothingIsSplit_whileFilesWaitToStart() {
     List<DatasetFile> files = new ArrayList<>();
     files.add(DatasetFile.of("big", 10_000_000, List.of(A.resolve("big"), B.resolve("big"))));
@@ -361,6 +433,23 @@ class DatasetSchedulerTest {
     DatasetScheduler end = scheduler(many.subList(0, 2), 3, rates);
     assertTrue(onA(end.poll(clock.get())));
     assertTrue(onA(end.poll(clock.get())), "B idle but too slow for the job's last files");
+  }
+
+  @Test
+  void aSlowServer_keepsTwoFilesInFlight_soThatItsLinkDoesNotWaitBetweenFiles() {
+    Map<String, Double> rates = Map.of("http://a.example:80", 10e6, "http://b.example:80", 1e6);
+    List<DatasetFile> many = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      many.add(DatasetFile.of("f" + i, 100_000, List.of(A.resolve("f" + i), B.resolve("f" + i))));
+    }
+    DatasetScheduler s = scheduler(many, 4, rates);
+    int onB = 0;
+    for (int i = 0; i < 4; i++) {
+      onB += onA(s.poll(clock.get())) ? 0 : 1;
+    }
+    // A would finish every file sooner, but B gets a second file (done in 0.2 s, within a quarter
+    // of the 1.8 s the job needs), not a third
+    assertEquals(2, onB, "files in flight on the slow server");
   }
 
   @Test
