@@ -110,6 +110,9 @@ run_one() { # set contender rep position
   local set=$1 c=$2 rep=$3 pos=$4 o="$work/out" rc=0 note="" t0 t1
   local lists="$work/lists/$set"
   rm -rf "$o"; mkdir -p "$o"
+  # the previous run wrote about 1 GB: its writeback (and the removal above) reach the disk now,
+  # not during this run (suspected in session 12 of slowing the next start: jvm 38 vs 181 ms)
+  sync
   local load1; load1=$(cut -d' ' -f1 /proc/loadavg)
   local log="$work/run.log" sampler=""
   if [ "${BENCH_LINKS:-0}" = 1 ]; then
