@@ -111,7 +111,7 @@ run_one() { # set contender rep position
   local lists="$work/lists/$set"
   rm -rf "$o"; mkdir -p "$o"
   # the previous run wrote about 1 GB: its writeback (and the removal above) reach the disk now,
-  # not during this run (suspected in session 12 of slowing the next start: jvm 38 vs 181 ms)
+  # not during this run (in session 12 braid's launcher still took 70-263 ms to reach the JVM with it)
   sync
   local load1; load1=$(cut -d' ' -f1 /proc/loadavg)
   local log="$work/run.log" sampler=""
