@@ -44,6 +44,23 @@ class DatasetHttpTest {
     return serving((r, x) -> x.serve(r, data.get(r.target().substring(1)), ""));
   }
 
+  /** A server that sends whole files at about 1.6 MB/s (16 KiB every 10 ms) and ranges at once. */
+  private HostileHttpServer slowWholeFiles() throws Exception {
+    return serving(
+        (r, x) -> {
+          byte[] b = data.get(r.target().substring(1));
+          if (r.range() != null) {
+            x.serve(r, b, "");
+            return;
+          }
+          x.write("HTTP/1.1 200 OK\r\nContent-Length: " + b.length + "\r\n\r\n");
+          for (int at = 0; at < b.length; at += 16 * 1024) {
+            x.write(Arrays.copyOfRange(b, at, Math.min(b.length, at + 16 * 1024)));
+            Thread.sleep(10);
+          }
+        });
+  }
+
   private HostileHttpServer serving(HostileHttpServer.Handler h) throws Exception {
     HostileHttpServer s =
         HostileHttpServer.start(
@@ -107,20 +124,7 @@ class DatasetHttpTest {
   @Test
   void aSlowFileAtTheTail_isFinishedByAnIdleServer_fromWhereTheSlowOneStops() throws Exception {
     // the first server sends whole files at about 1.6 MB/s, the second is fast
-    HostileHttpServer slow =
-        serving(
-            (r, x) -> {
-              byte[] b = data.get(r.target().substring(1));
-              if (r.range() != null) {
-                x.serve(r, b, "");
-                return;
-              }
-              x.write("HTTP/1.1 200 OK\r\nContent-Length: " + b.length + "\r\n\r\n");
-              for (int at = 0; at < b.length; at += 16 * 1024) {
-                x.write(Arrays.copyOfRange(b, at, Math.min(b.length, at + 16 * 1024)));
-                Thread.sleep(10);
-              }
-            });
+    HostileHttpServer slow = slowWholeFiles();
     // the fast server's own requests: the slow one may also be asked for a range (the rest of
     // its part when its whole-file answer ends before the cut)
     List<HostileHttpServer.Request> toFast = new CopyOnWriteArrayList<>();
@@ -158,20 +162,7 @@ class DatasetHttpTest {
       throws Exception {
     // the first server sends whole files at about 1.6 MB/s (ranges at once); the second, idle,
     // is given the rest of the file at the tail but trickles it
-    HostileHttpServer slow =
-        serving(
-            (r, x) -> {
-              byte[] b = data.get(r.target().substring(1));
-              if (r.range() != null) {
-                x.serve(r, b, "");
-                return;
-              }
-              x.write("HTTP/1.1 200 OK\r\nContent-Length: " + b.length + "\r\n\r\n");
-              for (int at = 0; at < b.length; at += 16 * 1024) {
-                x.write(Arrays.copyOfRange(b, at, Math.min(b.length, at + 16 * 1024)));
-                Thread.sleep(10);
-              }
-            });
+    HostileHttpServer slow = slowWholeFiles();
     List<long[]> ranges = new CopyOnWriteArrayList<>();
     HostileHttpServer trickling =
         serving(

@@ -273,13 +273,17 @@ class DatasetSchedulerTest {
     assertTrue(copy != null && copy.duplicate && !onA(copy), "B idle: a copy of the stalled file");
   }
 
+  /** One 10 MB file on A and B, 9 MB/s predicted for both, two workers. */
+  private DatasetScheduler bigFileOnAAndB() {
+    List<DatasetFile> files =
+        List.of(DatasetFile.of("big", 10_000_000, List.of(A.resolve("big"), B.resolve("big"))));
+    return scheduler(files, 2, Map.of("http://a.example:80", 9e6, "http://b.example:80", 9e6));
+  }
+
   @Test
   void theTailIsSplit_whereBothServersEndTogether_andTheFileIsReportedOnce() {
     // one 10 MB file on A, received at 1 MB/s for a second; B idle, 9 MB/s predicted, no latency
-    List<DatasetFile> files =
-        List.of(DatasetFile.of("big", 10_000_000, List.of(A.resolve("big"), B.resolve("big"))));
-    DatasetScheduler s =
-        scheduler(files, 2, Map.of("http://a.example:80", 9e6, "http://b.example:80", 9e6));
+    DatasetScheduler s = bigFileOnAAndB();
     long t0 = clock.get();
     DatasetTask owner = s.poll(t0);
     assertTrue(owner.mode == DatasetTask.Mode.SINGLE && onA(owner), "alone on A first");
@@ -324,10 +328,7 @@ class DatasetSchedulerTest {
   void theTailsCut_countsTheLinkTheOwnerGetsOnceItsServersOtherFilesEnd() {
     // as above, but A's rate is measured (9 MB/s) and the file is A's last: it gets all of A from
     // now on, not the 1 MB/s it averaged while sharing A with other files
-    List<DatasetFile> files =
-        List.of(DatasetFile.of("big", 10_000_000, List.of(A.resolve("big"), B.resolve("big"))));
-    DatasetScheduler s =
-        scheduler(files, 2, Map.of("http://a.example:80", 9e6, "http://b.example:80", 9e6));
+    DatasetScheduler s = bigFileOnAAndB();
     long t0 = clock.get();
     DatasetTask owner = s.poll(t0);
     owner.firstByteNanos = t0;
