@@ -26,9 +26,7 @@
 # logs/SET-CONTENDER-REP.{log,json} in --out; BENCH_BRAID_OPTS adds options to every braid run
 # (e.g. "-v" for its log of the tail split); BENCH_T0=1 makes braid's milestones count from the
 # moment this script takes as the run's start, as its wall clock and the link counters do, rather
-# than from the launcher's start a few ms later (BRAID_TIMING_T0, docs/download.md); contender
-# braid-alt runs another braid launcher, BENCH_ALT_BRAID (e.g. an older build's ./braid, its jar
-# already built), beside this tree's, to compare two builds in the same run.
+# than from the launcher's start a few ms later (BRAID_TIMING_T0, docs/download.md).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -124,10 +122,9 @@ run_one() { # set contender rep position
   fi
   t0=$(date +%s.%N)
   case "$c" in
-    braid|braid-j64|braid-alt|braid-base)
+    braid|braid-j64|braid-base)
       local -a opts=(--json --journal "$work/journal.jsonl" --discovery-timeout 0.5)
       local bin="$repo/braid"
-      [ "$c" = braid-alt ] && bin="${BENCH_ALT_BRAID:?braid-alt needs BENCH_ALT_BRAID}"
       [ "$c" = braid-j64 ] && opts+=(-j 64)
       if [ "$c" = braid-base ]; then
         bin="$BENCH_BASE/braid"
