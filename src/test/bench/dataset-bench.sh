@@ -120,7 +120,22 @@ run_one() { # set contender rep position
     sampler=$!
     sleep 0.1
   fi
+  local probe="" timed=()
+  if [ "${BENCH_PROBE:-0}" = 1 ]; then
+    timed=(/usr/bin/time -o "$out/logs/$set-$c-$rep.time" -f "%e s, user %U s, sys %S s, max RSS %M kB")
+    probe_state "$set $c rep $rep: before"
+    mkdir -p "$out/logs"
+    # connection set-ups and tear-downs on every link, and what the contender's threads wait in
+    ip netns exec "$TB_CLIENT" tcpdump -i any -n -w "$out/logs/$set-$c-$rep.pcap" -s 128 \
+      'tcp[tcpflags] & (tcp-syn|tcp-fin|tcp-rst) != 0' 2>/dev/null &
+    probe=$!
+    sleep 0.2
+  fi
   t0=$(date +%s.%N)
+  if [ -n "$probe" ]; then
+    python3 "$here/dataset-links.py" threads "$c" >"$out/logs/$set-$c-$rep.threads" &
+    probe="$probe $!"
+  fi
   case "$c" in
     braid|braid-j64|braid-base)
       local -a opts=(--json --journal "$work/journal.jsonl" --discovery-timeout 0.5)
@@ -134,13 +149,13 @@ run_one() { # set contender rep position
       [ -n "${BENCH_BRAID_OPTS:-}" ] && read -r -a extra <<<"$BENCH_BRAID_OPTS"
       (
         if [ "${BENCH_T0:-0}" = 1 ]; then export BRAID_TIMING_T0=$t0; fi
-        exec timeout 1800 ip netns exec "$TB_CLIENT" "$bin" get -i "$lists/input.txt" \
+        exec ${timed[@]+"${timed[@]}"} timeout 1800 ip netns exec "$TB_CLIENT" "$bin" get -i "$lists/input.txt" \
           -d "$o" "${opts[@]}" ${extra[@]+"${extra[@]}"}
       ) >"$work/braid.json" 2>"$log" || rc=$? ;;
     aria2|aria2-tuned)
       local -a opts=()
       [ "$c" = aria2-tuned ] && opts=(-j 32 -x 4 -s 4 -k 1M --uri-selector=adaptive)
-      timeout 1800 ip netns exec "$TB_CLIENT" aria2c -q --allow-overwrite=true \
+      ${timed[@]+"${timed[@]}"} timeout 1800 ip netns exec "$TB_CLIENT" aria2c -q --allow-overwrite=true \
         --auto-file-renaming=false --check-integrity=false ${opts[@]+"${opts[@]}"} \
         -i "$lists/input.txt" -d "$o" >"$log" 2>&1 || rc=$? ;;
     guc|guc-tuned)
@@ -148,15 +163,26 @@ run_one() { # set contender rep position
       [ "$c" = guc-tuned ] && opts=(-cd -cc 32 -pp -f "$lists/guc-spread.txt")
       sed "s|@OUT@|$o|" "${opts[-1]}" >"$work/guc.txt"
       opts[-1]="$work/guc.txt"
-      timeout 1800 ip netns exec "$TB_CLIENT" globus-url-copy "${opts[@]}" >"$log" 2>&1 || rc=$? ;;
+      ${timed[@]+"${timed[@]}"} timeout 1800 ip netns exec "$TB_CLIENT" globus-url-copy "${opts[@]}" >"$log" 2>&1 || rc=$? ;;
     *) echo "dataset-bench: unknown contender $c" >&2; exit 2 ;;
   esac
   t1=$(date +%s.%N)
+  if [ -n "$probe" ]; then
+    # shellcheck disable=SC2086
+    kill $probe 2>/dev/null || true
+    # shellcheck disable=SC2086
+    wait $probe 2>/dev/null || true
+    probe_state "$set $c rep $rep: after"
+  fi
   if [ -n "$sampler" ]; then
     sleep 0.1
     kill "$sampler" 2>/dev/null || true
     wait "$sampler" 2>/dev/null || true
     echo "$set $c rep $rep: $(python3 "$here/dataset-links.py" summary "$work/links.txt" "$t0" "$t1")" >>"$out/dataset-links.txt"
+    if [ "${BENCH_LOGS:-0}" = 1 ]; then
+      mkdir -p "$out/logs"
+      { echo "# t0 $t0 t1 $t1"; cat "$work/links.txt"; } >"$out/logs/$set-$c-$rep.links"
+    fi
   fi
   local wall; wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
   local ok=0
@@ -167,10 +193,10 @@ run_one() { # set contender rep position
     # BRAID_TIMING=1 in the environment: the run's milestones (docs/download.md)
     echo "$set $c rep $rep wall $wall: $(grep '^braid: timing:' "$log" | tail -1)" >>"$out/dataset-timing.txt"
   fi
-  if [[ "$c" == braid* ]] && [ "${BENCH_LOGS:-0}" = 1 ]; then
+  if [ "${BENCH_LOGS:-0}" = 1 ]; then
     mkdir -p "$out/logs"
     cp "$log" "$out/logs/$set-$c-$rep.log"
-    cp "$work/braid.json" "$out/logs/$set-$c-$rep.json" 2>/dev/null || true
+    if [[ "$c" == braid* ]]; then cp "$work/braid.json" "$out/logs/$set-$c-$rep.json" 2>/dev/null || true; fi
   fi
   if [[ "$c" == braid* ]] && [ -s "$work/braid.json" ]; then
     jq -c --arg s "$set" --arg c "$c" --argjson r "$rep" \
@@ -185,6 +211,25 @@ run_one() { # set contender rep position
   printf 'dataset-bench: %-5s %-12s rep %d: rc %d ok %d %8.3f s = %s of the bound, %s files/s (load %s)\n' \
     "$set" "$c" "$rep" "$rc" "$ok" "$wall" "$frac" "$fps" "$load1" >&2
   rm -rf "$o"
+}
+
+# BENCH_PROBE=1: the state of the client and the mirrors before and after each run (sockets by
+# state, processes per mirror, memory) into dataset-probe.txt
+probe_nstat() { # ns: the namespace's TCP counters that tell lost SYNs, full accept queues, timeouts
+  ip netns exec "$1" nstat -az 2>/dev/null | awk '$1 ~ /^(TcpExtListenOverflows|TcpExtListenDrops|TcpRetransSegs|TcpExtTCPTimeouts|TcpExtTCPSynRetrans|TcpAttemptFails|TcpExtTCPLossProbes|TcpExtTCPAbortOnData|TcpExtTCPReqQFullDrop|TcpExtTCPBacklogDrop)$/ && $2 > 0 { sub(/^Tcp(Ext)?/, "", $1); printf " %s=%s", $1, $2 }'
+}
+
+probe_state() { # label
+  local i ns
+  {
+    echo "$1 $(date +%s.%N)"
+    echo "  client: $(ip netns exec "$TB_CLIENT" ss -tan | awk 'NR > 1 { n[$1]++ } END { for (s in n) printf "%s=%d ", s, n[s] }')$(probe_nstat "$TB_CLIENT")"
+    for i in $(seq "$(wc -w <<<"$RATES")"); do
+      ns=$(tb_ns "$i")
+      echo "  m$i: procs=$(ip netns pids "$ns" | wc -l) $(ip netns exec "$ns" ss -tan | awk 'NR > 1 { n[$1]++ } END { for (s in n) printf "%s=%d ", s, n[s] }')$(probe_nstat "$ns")"
+    done
+    echo "  mem: $(awk '/^(MemFree|Dirty|Writeback|Cached):/ { printf "%s %s kB ", $1, $2 }' /proc/meminfo); load $(cut -d' ' -f1-3 /proc/loadavg)"
+  } >>"$out/dataset-probe.txt"
 }
 
 contenders=${BENCH_CONTENDERS:-"braid braid-j64 aria2 aria2-tuned guc guc-tuned"}
