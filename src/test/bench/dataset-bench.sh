@@ -26,7 +26,12 @@
 # logs/SET-CONTENDER-REP.{log,json} in --out; BENCH_BRAID_OPTS adds options to every braid run
 # (e.g. "-v" for its log of the tail split); BENCH_T0=1 makes braid's milestones count from the
 # moment this script takes as the run's start, as its wall clock and the link counters do, rather
-# than from the launcher's start a few ms later (BRAID_TIMING_T0, docs/download.md).
+# than from the launcher's start a few ms later (BRAID_TIMING_T0, docs/download.md); BENCH_PROBE=1
+# (for finding out why a run stalls) keeps, in --out/logs, each run's connection set-ups and
+# tear-downs (SET-CONTENDER-REP.pcap, tcpdump), the states of the contender's and the servers'
+# threads every 20 ms (.threads), the delays of a file created, renamed and removed in the work
+# directory every 20 ms (.disk: those of 20 ms or more) and the contender's CPU time (.time), and
+# appends the sockets, TCP counters and memory before and after each run to dataset-probe.txt.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -134,6 +139,8 @@ run_one() { # set contender rep position
   t0=$(date +%s.%N)
   if [ -n "$probe" ]; then
     python3 "$here/dataset-links.py" threads "$c" >"$out/logs/$set-$c-$rep.threads" &
+    probe="$probe $!"
+    python3 "$here/dataset-links.py" disk "$work" >"$out/logs/$set-$c-$rep.disk" &
     probe="$probe $!"
   fi
   case "$c" in

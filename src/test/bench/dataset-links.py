@@ -8,6 +8,8 @@ Usage: dataset-links.py sample DEV... > SAMPLES   (in the client namespace: read
        dataset-links.py threads CONTENDER > SAMPLES   (BENCH_PROBE=1: every 20 ms, the threads of
          the contender's processes and of the GridFTP and nginx servers by state and kernel wait
          channel, "t comm:state:wchan=count ...")
+       dataset-links.py disk DIR > SAMPLES   (BENCH_PROBE=1: every 20 ms a file created, written,
+         renamed and removed in DIR; "t seconds" for each that took 20 ms or more)
 The summary is one line: per link, first and last byte in seconds since START, idle time over
 IDLE seconds between them (gaps of no growth of at least IDLE), the time it ran below half its
 usual rate (20 ms intervals under half the 90th percentile of its intervals' rates), and MB.
@@ -82,6 +84,30 @@ def threads(contender):
         time.sleep(PERIOD)
 
 
+def disk(directory):
+    """Every 20 ms creates, writes (4 kB), renames and removes a file in DIRECTORY, as a download
+    does per file; prints "t seconds" for each that took 20 ms or more (a file system that holds
+    every file creation back stalls a single-threaded client's every transfer)."""
+    import os
+
+    signal.signal(signal.SIGTERM, lambda *a: sys.exit(0))
+    out = sys.stdout
+    a = os.path.join(directory, ".probe-%d" % os.getpid())
+    b = a + ".done"
+    block = b"x" * 4096
+    while True:
+        t = time.time()
+        with open(a, "wb") as f:
+            f.write(block)
+        os.rename(a, b)
+        os.unlink(b)
+        took = time.time() - t
+        if took >= 0.02:
+            out.write("%.3f %.3f\n" % (t, took))
+            out.flush()
+        time.sleep(PERIOD)
+
+
 def summary(path, start, end):
     rows = []
     with open(path) as f:
@@ -144,6 +170,8 @@ def summary(path, start, end):
 if __name__ == "__main__":
     if sys.argv[1] == "sample":
         sample(sys.argv[2:])
+    elif sys.argv[1] == "disk":
+        disk(sys.argv[2])
     elif sys.argv[1] == "threads":
         threads(sys.argv[2])
     else:
