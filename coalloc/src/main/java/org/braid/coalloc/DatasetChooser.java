@@ -319,6 +319,12 @@ final class DatasetChooser {
         continue; // its rate is about to be known: its rest is split rather than copied whole
       }
       double left = DatasetEstimates.secondsLeft(t, now, fallback);
+      if (t.received > 0 && t.servers.get(0).measuredEnough()) {
+        // as the split counts it: the server's other files end and leave this one the link (by
+        // its mean alone, a file slowed by many small ones at the tail was copied to the 10
+        // Mbit/s mirror 0.16 s before its first copy ended)
+        left = Math.min(left, estimates.sharedSeconds(t, t.bytesLeft(0), fallback));
+      }
       if (left < 1.0) {
         continue;
       }

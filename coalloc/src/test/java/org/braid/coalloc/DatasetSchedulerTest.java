@@ -400,6 +400,33 @@ class DatasetSchedulerTest {
   }
 
   @Test
+  void aFileSlowedBySmallOnesAtTheTail_isNotCopied_whenItsServerIsAboutToBeItsAlone() {
+    // 640 kB on A (4.8 MB/s measured), 400 kB in after 2.8 s while A served many small files;
+    // only one is left there, 50 kB from its end; B idle at 1.2 MB/s
+    List<DatasetFile> files =
+        List.of(
+            DatasetFile.of("slow", 640_000, List.of(A.resolve("slow"), B.resolve("slow"))),
+            DatasetFile.of("other", 1_000_000, List.of(A.resolve("other"))));
+    DatasetScheduler s =
+        scheduler(files, 3, Map.of("http://a.example:80", 10e6, "http://b.example:80", 1.2e6));
+    long t0 = clock.get();
+    DatasetTask slow = s.poll(t0);
+    DatasetTask other = s.poll(t0);
+    assertTrue(onA(slow) && onA(other) && slow.file == 0);
+    slow.firstByteNanos = t0;
+    slow.received = 400_000;
+    assertEquals(400_000, slow.accept(0, 400_000));
+    other.firstByteNanos = t0;
+    other.received = 950_000;
+    DatasetServer a = slow.servers.get(0);
+    a.measured = 4.8e6;
+    a.busyNanos = DatasetServer.MEASURED_AFTER_NANOS;
+    clock.set(t0 + 2800 * MS);
+    // by its mean (0.14 MB/s) it needs 1.7 s and B would copy it in 0.53 s; A ends both in 0.06 s
+    assertEquals(null, s.poll(clock.get()), "no copy, and no piece worth a request");
+  }
+
+  @Test
   void together_isWhereTheOwnerAndTheHelperEndAtOnce() {
     // the owner at 1 MB/s, the helper at 3 MB/s after 0.1 s: x / 1e6 = 0.1 + (1e6 - x) / 3e6
     assertEquals(325_000, DatasetChooser.together(x -> x / 1e6, 1_000_000, 3e6, 0.1), 1);
