@@ -109,6 +109,25 @@ make_set() { # set
   python3 "$here/dataset-files.py" "$set" "$d" "$work/lists/$set" "$RATES" "$TB_NET" >&2
 }
 
+# Waits (at most 5 s) until the disk under the work directory has been idle for half a second:
+# `sync` returns before the discards of the removed files (a file system mounted with `discard`)
+# and other writeback have all reached the disk, and a single-threaded client whose file creation
+# waits on the file system's journal stalls every transfer at once.
+settle_disk() {
+  local dev stat a b k
+  dev=$(findmnt -no SOURCE -T "$work" 2>/dev/null | sed 's|^/dev/||; s|\[.*||')
+  stat=/sys/class/block/$dev/stat
+  [ -r "$stat" ] || return 0
+  a=$(awk '{ print $10 }' "$stat")
+  for k in $(seq 10); do
+    sleep 0.5
+    b=$(awk '{ print $10 }' "$stat")  # milliseconds the device has been busy
+    [ "$a" = "$b" ] && return 0
+    a=$b
+  done
+  echo "dataset-bench: the disk ($dev) was still busy after 5 s; running anyway" >&2
+}
+
 run_one() { # set contender rep position
   local set=$1 c=$2 rep=$3 pos=$4 o="$work/out" rc=0 note="" t0 t1
   local lists="$work/lists/$set"
@@ -116,6 +135,7 @@ run_one() { # set contender rep position
   # the previous run wrote about 1 GB: its writeback (and the removal above) reach the disk now,
   # not during this run (in session 12 braid's launcher still took 70-263 ms to reach the JVM with it)
   sync
+  settle_disk
   local load1; load1=$(cut -d' ' -f1 /proc/loadavg)
   local log="$work/run.log" sampler=""
   if [ "${BENCH_LINKS:-0}" = 1 ]; then
