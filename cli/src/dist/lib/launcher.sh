@@ -10,6 +10,12 @@
 # BRAID_JAVA_OPTS (more JVM options); BRAID_LOG, BRAID_LOG_WIRE, BRAID_LOG_CONFIG, BRAID_TIMING
 # (read by the jar itself; bin/braid sets BRAID_TIMING_T0 for BRAID_TIMING, see docs/download.md).
 
+# The main class, named rather than found with -jar: the JVM then opens the jar (about 10,000
+# entries, whose whole central directory it reads, 10-15 ms of interpreted code) only when a class
+# is not in the class-data archive or a resource is read, and a download of one file or a dataset
+# needs neither (docs/download.md, "Start-up time").
+braid_main=org.braid.cli.BraidCli
+
 # The cache directory of the installed launcher: systemd's CacheDirectory= for the service
 # (/var/cache/braid), else $XDG_CACHE_HOME/braid, else ~/.cache/braid; empty without a home.
 braid_cache_dir() {
@@ -45,7 +51,7 @@ braid_cds() {
     fi
     tmp="$jsa.$$.tmp"
     list="$jsa.$$.classlist"
-    if "$braid_java" -XX:DumpLoadedClassList="$list" -jar "$jar" demo --size 2 --rates 800,400 \
+    if "$braid_java" -XX:DumpLoadedClassList="$list" -cp "$jar" "$braid_main" demo --size 2 --rates 800,400 \
           >/dev/null 2>&1 \
         && braid_cds_gets "$jar" "$jsa.$$.train" "$list" \
         && "$braid_java" -Xshare:dump -XX:SharedClassListFile="$list" -XX:SharedArchiveFile="$tmp" \
@@ -76,17 +82,17 @@ braid_cds_gets() {
   printf -v block '%*s' 65536 ''
   printf '%s' "$block$block$block$block" >"$dir/src/f" && printf '%s' "$block" >"$dir/src/sub/g" || {
     rm -rf -- "$dir"; return 0; }
-  (cd -- "$dir" && "$braid_java" -XX:DumpLoadedClassList="$more.1" -jar "$jar" get src/f -o out \
-    --no-journal --json && "$braid_java" -XX:DumpLoadedClassList="$more.2" -jar "$jar" get \
-    -d outdir -r src/ --no-journal) >/dev/null 2>&1 || true
+  (cd -- "$dir" && "$braid_java" -XX:DumpLoadedClassList="$more.1" -cp "$jar" "$braid_main" get \
+    src/f -o out --no-journal --json && "$braid_java" -XX:DumpLoadedClassList="$more.2" -cp "$jar" \
+    "$braid_main" get -d outdir -r src/ --no-journal) >/dev/null 2>&1 || true
   # the list names the two files by absolute file: URL (a directory whose path needs escaping in a
   # URL is not trained this way); the digests are those of 262,144 and 65,536 spaces
   if [[ "$dir" == /* && "$dir" != *[!A-Za-z0-9/._-]* ]]; then
     printf 'file://%s/src/f\n  out=a/f\n  checksum=sha-256=%s\nfile://%s/src/sub/g\n  out=b/g\n  checksum=sha-256=%s\n' \
       "$dir" 4faefc17489e430dbbf53d9bda451d56f07a1bd65bef805d73057e2575cf79ea \
       "$dir" 0beca823b527427c6f6abccba22309ee6137100421b0037578e4521d5f2b7302 >"$dir/list" \
-      && (cd -- "$dir" && "$braid_java" -XX:DumpLoadedClassList="$more.3" -jar "$jar" get -i list \
-        -d outlist --no-journal --json) >/dev/null 2>&1 || true
+      && (cd -- "$dir" && "$braid_java" -XX:DumpLoadedClassList="$more.3" -cp "$jar" "$braid_main" \
+        get -i list -d outlist --no-journal --json) >/dev/null 2>&1 || true
   fi
   # and a dataset over HTTP from local mirrors on 127.0.0.1 (org.braid.cli.CdsTraining): the job's
   # HTTP path, its client's lambdas and the batch plan's discovery, which the runs above do not load
@@ -134,5 +140,5 @@ braid_exec() {
     read -r -a extra <<<"$BRAID_JAVA_OPTS"
     braid_java_opts+=("${extra[@]}")
   fi
-  exec "$braid_java" ${braid_java_opts[@]+"${braid_java_opts[@]}"} -jar "$jar" "$@"
+  exec "$braid_java" ${braid_java_opts[@]+"${braid_java_opts[@]}"} -cp "$jar" "$braid_main" "$@"
 }
