@@ -141,6 +141,7 @@ public final class BraidCli implements Runnable {
 
   public static void main(String[] args) {
     StartupClock.mark("main");
+    ClassDataArchive.markStaleIfUnused();
     LogProvider.select();
     PrintWriter err = new PrintWriter(System.err, /* autoFlush= */ true);
     int code = execute(new PrintWriter(System.out, /* autoFlush= */ true), err, args);
