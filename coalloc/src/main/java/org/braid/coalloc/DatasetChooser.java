@@ -141,6 +141,24 @@ final class DatasetChooser {
     }
   }
 
+  /**
+   * Whether the planned single-server task goes to a busy server while one of its file's other
+   * servers stands idle: at the job's end ({@link #preferIdle} found that server too slow for the
+   * file), when the idle server had better take over part of a running file ({@link #split}) than
+   * wait for the last file to start.
+   */
+  boolean leavesIdle(DatasetTask t, long now) {
+    if (t.mode != DatasetTask.Mode.SINGLE || t.servers.get(0).running == 0) {
+      return false;
+    }
+    for (DatasetServer s : sourceServers[t.file]) {
+      if (s.running == 0 && s.usable(now) && s != t.servers.get(0)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Files in flight each server is kept at when it can take them ({@link #preferIdle}). */
   static final int MIN_IN_FLIGHT = 2;
 
