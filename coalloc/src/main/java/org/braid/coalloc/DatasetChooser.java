@@ -196,6 +196,7 @@ final class DatasetChooser {
     DatasetTask pick = null;
     int pickSource = -1;
     long pickAt = -1;
+    double pickEnd = 0;
     double gain = MIN_SPLIT_GAIN;
     for (DatasetTask t : running) {
       if (t.mode == DatasetTask.Mode.DOWNLOAD
@@ -232,6 +233,7 @@ final class DatasetChooser {
           pick = t;
           pickSource = k;
           pickAt = at;
+          pickEnd = left - g;
           gain = g;
         }
       }
@@ -264,11 +266,7 @@ final class DatasetChooser {
         piece.stop(),
         piece.servers.get(0).key,
         pick.servers.get(0).key,
-        String.format(
-            Locale.ROOT,
-            "%.2f",
-            (pickAt - pick.from - pick.received)
-                / Math.max(1.0, pick.received / ((now - pick.firstByteNanos) / 1e9))));
+        String.format(Locale.ROOT, "%.2f", pickEnd));
     return piece;
   }
 
