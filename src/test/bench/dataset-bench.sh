@@ -26,7 +26,12 @@
 # logs/SET-CONTENDER-REP.{log,json} in --out; BENCH_BRAID_OPTS adds options to every braid run
 # (e.g. "-v" for its log of the tail split); BENCH_T0=1 makes braid's milestones count from the
 # moment this script takes as the run's start, as its wall clock and the link counters do, rather
-# than from the launcher's start a few ms later (BRAID_TIMING_T0, docs/download.md).
+# than from the launcher's start a few ms later (BRAID_TIMING_T0, docs/download.md); BENCH_PROBE=1
+# (for finding out why a run stalls) keeps, in --out/logs, each run's connection set-ups and
+# tear-downs (SET-CONTENDER-REP.pcap, tcpdump), the states of the contender's and the servers'
+# threads every 20 ms (.threads), the delays of a file created, renamed and removed in the work
+# directory every 20 ms (.disk: those of 20 ms or more) and the contender's CPU time (.time), and
+# appends the sockets, TCP counters and memory before and after each run to dataset-probe.txt.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -104,6 +109,25 @@ make_set() { # set
   python3 "$here/dataset-files.py" "$set" "$d" "$work/lists/$set" "$RATES" "$TB_NET" >&2
 }
 
+# Waits (at most 5 s) until the disk under the work directory has been idle for half a second:
+# `sync` returns before the discards of the removed files (a file system mounted with `discard`)
+# and other writeback have all reached the disk, and a single-threaded client whose file creation
+# waits on the file system's journal stalls every transfer at once.
+settle_disk() {
+  local dev stat a b k
+  dev=$(findmnt -no SOURCE -T "$work" 2>/dev/null | sed 's|^/dev/||; s|\[.*||')
+  stat=/sys/class/block/$dev/stat
+  [ -r "$stat" ] || return 0
+  a=$(awk '{ print $10 }' "$stat")
+  for k in $(seq 10); do
+    sleep 0.5
+    b=$(awk '{ print $10 }' "$stat")  # milliseconds the device has been busy
+    [ "$a" = "$b" ] && return 0
+    a=$b
+  done
+  echo "dataset-bench: the disk ($dev) was still busy after 5 s; running anyway" >&2
+}
+
 run_one() { # set contender rep position
   local set=$1 c=$2 rep=$3 pos=$4 o="$work/out" rc=0 note="" t0 t1
   local lists="$work/lists/$set"
@@ -111,6 +135,7 @@ run_one() { # set contender rep position
   # the previous run wrote about 1 GB: its writeback (and the removal above) reach the disk now,
   # not during this run (in session 12 braid's launcher still took 70-263 ms to reach the JVM with it)
   sync
+  settle_disk
   local load1; load1=$(cut -d' ' -f1 /proc/loadavg)
   local log="$work/run.log" sampler=""
   if [ "${BENCH_LINKS:-0}" = 1 ]; then
@@ -120,7 +145,24 @@ run_one() { # set contender rep position
     sampler=$!
     sleep 0.1
   fi
+  local probe="" timed=()
+  if [ "${BENCH_PROBE:-0}" = 1 ]; then
+    timed=(/usr/bin/time -o "$out/logs/$set-$c-$rep.time" -f "%e s, user %U s, sys %S s, max RSS %M kB")
+    probe_state "$set $c rep $rep: before"
+    mkdir -p "$out/logs"
+    # connection set-ups and tear-downs on every link, and what the contender's threads wait in
+    ip netns exec "$TB_CLIENT" tcpdump -i any -n -w "$out/logs/$set-$c-$rep.pcap" -s 128 \
+      'tcp[tcpflags] & (tcp-syn|tcp-fin|tcp-rst) != 0' 2>/dev/null &
+    probe=$!
+    sleep 0.2
+  fi
   t0=$(date +%s.%N)
+  if [ -n "$probe" ]; then
+    python3 "$here/dataset-links.py" threads "$c" >"$out/logs/$set-$c-$rep.threads" &
+    probe="$probe $!"
+    python3 "$here/dataset-links.py" disk "$work" >"$out/logs/$set-$c-$rep.disk" &
+    probe="$probe $!"
+  fi
   case "$c" in
     braid|braid-j64|braid-base)
       local -a opts=(--json --journal "$work/journal.jsonl" --discovery-timeout 0.5)
@@ -134,13 +176,13 @@ run_one() { # set contender rep position
       [ -n "${BENCH_BRAID_OPTS:-}" ] && read -r -a extra <<<"$BENCH_BRAID_OPTS"
       (
         if [ "${BENCH_T0:-0}" = 1 ]; then export BRAID_TIMING_T0=$t0; fi
-        exec timeout 1800 ip netns exec "$TB_CLIENT" "$bin" get -i "$lists/input.txt" \
+        exec ${timed[@]+"${timed[@]}"} timeout 1800 ip netns exec "$TB_CLIENT" "$bin" get -i "$lists/input.txt" \
           -d "$o" "${opts[@]}" ${extra[@]+"${extra[@]}"}
       ) >"$work/braid.json" 2>"$log" || rc=$? ;;
     aria2|aria2-tuned)
       local -a opts=()
       [ "$c" = aria2-tuned ] && opts=(-j 32 -x 4 -s 4 -k 1M --uri-selector=adaptive)
-      timeout 1800 ip netns exec "$TB_CLIENT" aria2c -q --allow-overwrite=true \
+      ${timed[@]+"${timed[@]}"} timeout 1800 ip netns exec "$TB_CLIENT" aria2c -q --allow-overwrite=true \
         --auto-file-renaming=false --check-integrity=false ${opts[@]+"${opts[@]}"} \
         -i "$lists/input.txt" -d "$o" >"$log" 2>&1 || rc=$? ;;
     guc|guc-tuned)
@@ -148,15 +190,26 @@ run_one() { # set contender rep position
       [ "$c" = guc-tuned ] && opts=(-cd -cc 32 -pp -f "$lists/guc-spread.txt")
       sed "s|@OUT@|$o|" "${opts[-1]}" >"$work/guc.txt"
       opts[-1]="$work/guc.txt"
-      timeout 1800 ip netns exec "$TB_CLIENT" globus-url-copy "${opts[@]}" >"$log" 2>&1 || rc=$? ;;
+      ${timed[@]+"${timed[@]}"} timeout 1800 ip netns exec "$TB_CLIENT" globus-url-copy "${opts[@]}" >"$log" 2>&1 || rc=$? ;;
     *) echo "dataset-bench: unknown contender $c" >&2; exit 2 ;;
   esac
   t1=$(date +%s.%N)
+  if [ -n "$probe" ]; then
+    # shellcheck disable=SC2086
+    kill $probe 2>/dev/null || true
+    # shellcheck disable=SC2086
+    wait $probe 2>/dev/null || true
+    probe_state "$set $c rep $rep: after"
+  fi
   if [ -n "$sampler" ]; then
     sleep 0.1
     kill "$sampler" 2>/dev/null || true
     wait "$sampler" 2>/dev/null || true
     echo "$set $c rep $rep: $(python3 "$here/dataset-links.py" summary "$work/links.txt" "$t0" "$t1")" >>"$out/dataset-links.txt"
+    if [ "${BENCH_LOGS:-0}" = 1 ]; then
+      mkdir -p "$out/logs"
+      { echo "# t0 $t0 t1 $t1"; cat "$work/links.txt"; } >"$out/logs/$set-$c-$rep.links"
+    fi
   fi
   local wall; wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
   local ok=0
@@ -167,10 +220,10 @@ run_one() { # set contender rep position
     # BRAID_TIMING=1 in the environment: the run's milestones (docs/download.md)
     echo "$set $c rep $rep wall $wall: $(grep '^braid: timing:' "$log" | tail -1)" >>"$out/dataset-timing.txt"
   fi
-  if [[ "$c" == braid* ]] && [ "${BENCH_LOGS:-0}" = 1 ]; then
+  if [ "${BENCH_LOGS:-0}" = 1 ]; then
     mkdir -p "$out/logs"
     cp "$log" "$out/logs/$set-$c-$rep.log"
-    cp "$work/braid.json" "$out/logs/$set-$c-$rep.json" 2>/dev/null || true
+    if [[ "$c" == braid* ]]; then cp "$work/braid.json" "$out/logs/$set-$c-$rep.json" 2>/dev/null || true; fi
   fi
   if [[ "$c" == braid* ]] && [ -s "$work/braid.json" ]; then
     jq -c --arg s "$set" --arg c "$c" --argjson r "$rep" \
@@ -185,6 +238,25 @@ run_one() { # set contender rep position
   printf 'dataset-bench: %-5s %-12s rep %d: rc %d ok %d %8.3f s = %s of the bound, %s files/s (load %s)\n' \
     "$set" "$c" "$rep" "$rc" "$ok" "$wall" "$frac" "$fps" "$load1" >&2
   rm -rf "$o"
+}
+
+# BENCH_PROBE=1: the state of the client and the mirrors before and after each run (sockets by
+# state, processes per mirror, memory) into dataset-probe.txt
+probe_nstat() { # ns: the namespace's TCP counters that tell lost SYNs, full accept queues, timeouts
+  ip netns exec "$1" nstat -az 2>/dev/null | awk '$1 ~ /^(TcpExtListenOverflows|TcpExtListenDrops|TcpRetransSegs|TcpExtTCPTimeouts|TcpExtTCPSynRetrans|TcpAttemptFails|TcpExtTCPLossProbes|TcpExtTCPAbortOnData|TcpExtTCPReqQFullDrop|TcpExtTCPBacklogDrop)$/ && $2 > 0 { sub(/^Tcp(Ext)?/, "", $1); printf " %s=%s", $1, $2 }'
+}
+
+probe_state() { # label
+  local i ns
+  {
+    echo "$1 $(date +%s.%N)"
+    echo "  client: $(ip netns exec "$TB_CLIENT" ss -tan | awk 'NR > 1 { n[$1]++ } END { for (s in n) printf "%s=%d ", s, n[s] }')$(probe_nstat "$TB_CLIENT")"
+    for i in $(seq "$(wc -w <<<"$RATES")"); do
+      ns=$(tb_ns "$i")
+      echo "  m$i: procs=$(ip netns pids "$ns" | wc -l) $(ip netns exec "$ns" ss -tan | awk 'NR > 1 { n[$1]++ } END { for (s in n) printf "%s=%d ", s, n[s] }')$(probe_nstat "$ns")"
+    done
+    echo "  mem: $(awk '/^(MemFree|Dirty|Writeback|Cached):/ { printf "%s %s kB ", $1, $2 }' /proc/meminfo); load $(cut -d' ' -f1-3 /proc/loadavg)"
+  } >>"$out/dataset-probe.txt"
 }
 
 contenders=${BENCH_CONTENDERS:-"braid braid-j64 aria2 aria2-tuned guc guc-tuned"}

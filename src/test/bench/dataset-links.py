@@ -5,6 +5,11 @@ its first and last byte, how long it stood idle in between, and the bytes it car
 Usage: dataset-links.py sample DEV... > SAMPLES   (in the client namespace: reads each device's
          rx_bytes, the bytes its mirror sent, every 20 ms until killed; one "t b1 b2 ..." line each)
        dataset-links.py summary SAMPLES START END   (START/END: the run's wall-clock epoch seconds)
+       dataset-links.py threads CONTENDER > SAMPLES   (BENCH_PROBE=1: every 20 ms, the threads of
+         the contender's processes and of the GridFTP and nginx servers by state and kernel wait
+         channel, "t comm:state:wchan=count ...")
+       dataset-links.py disk DIR > SAMPLES   (BENCH_PROBE=1: every 20 ms a file created, written,
+         renamed and removed in DIR; "t seconds" for each that took 20 ms or more)
 The summary is one line: per link, first and last byte in seconds since START, idle time over
 IDLE seconds between them (gaps of no growth of at least IDLE), the time it ran below half its
 usual rate (20 ms intervals under half the 90th percentile of its intervals' rates), and MB.
@@ -28,6 +33,78 @@ def sample(devs):
             vals.append(f.read().strip())
         out.write("%.3f %s\n" % (time.time(), " ".join(vals)))
         out.flush()
+        time.sleep(PERIOD)
+
+
+COMMS = {
+    "guc": ("globus-url-copy",),
+    "aria2": ("aria2c",),
+    "braid": (),
+}
+SERVERS = ("globus-gridftp-", "nginx")
+
+
+def threads(contender):
+    import os
+
+    wanted = COMMS.get(contender.split("-")[0], ()) + SERVERS
+    signal.signal(signal.SIGTERM, lambda *a: sys.exit(0))
+    out = sys.stdout
+    pids = []
+    n = 0
+    while True:
+        if n % 25 == 0:  # the processes, looked up every half second (a scan of /proc is slow)
+            pids = []
+            for pid in os.listdir("/proc"):
+                try:
+                    with open("/proc/%s/comm" % pid) as f:
+                        comm = f.read().strip()
+                except OSError:
+                    continue
+                if pid.isdigit() and comm.startswith(wanted):
+                    pids.append((pid, comm))
+        n += 1
+        counts = {}
+        for pid, comm in pids:
+            try:
+                for tid in os.listdir("/proc/%s/task" % pid):
+                    base = "/proc/%s/task/%s/" % (pid, tid)
+                    with open(base + "stat") as f:
+                        state = f.read().rsplit(")", 1)[1].split()[0]
+                    with open(base + "wchan") as f:
+                        wchan = f.read().strip() or "-"
+                    key = "%s:%s:%s" % (comm[:8], state, wchan)
+                    counts[key] = counts.get(key, 0) + 1
+            except OSError:
+                continue
+        out.write(
+            "%.3f %s\n" % (time.time(), " ".join("%s=%d" % kv for kv in sorted(counts.items())))
+        )
+        out.flush()
+        time.sleep(PERIOD)
+
+
+def disk(directory):
+    """Every 20 ms creates, writes (4 kB), renames and removes a file in DIRECTORY, as a download
+    does per file; prints "t seconds" for each that took 20 ms or more (a file system that holds
+    every file creation back stalls a single-threaded client's every transfer)."""
+    import os
+
+    signal.signal(signal.SIGTERM, lambda *a: sys.exit(0))
+    out = sys.stdout
+    a = os.path.join(directory, ".probe-%d" % os.getpid())
+    b = a + ".done"
+    block = b"x" * 4096
+    while True:
+        t = time.time()
+        with open(a, "wb") as f:
+            f.write(block)
+        os.rename(a, b)
+        os.unlink(b)
+        took = time.time() - t
+        if took >= 0.02:
+            out.write("%.3f %.3f\n" % (t, took))
+            out.flush()
         time.sleep(PERIOD)
 
 
@@ -93,5 +170,9 @@ def summary(path, start, end):
 if __name__ == "__main__":
     if sys.argv[1] == "sample":
         sample(sys.argv[2:])
+    elif sys.argv[1] == "disk":
+        disk(sys.argv[2])
+    elif sys.argv[1] == "threads":
+        threads(sys.argv[2])
     else:
         print(summary(sys.argv[2], float(sys.argv[3]), float(sys.argv[4])))

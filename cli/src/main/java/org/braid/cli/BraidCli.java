@@ -80,8 +80,7 @@ public final class BraidCli implements Runnable {
    * than from the annotations, which is what {@link #execute} runs for {@code get}.
    */
   static CommandLine getCommandLine(PrintWriter out, PrintWriter err) {
-    CommandLine cl = CommandModel.getCommandLine();
-    return cl == null ? commandLine(out, err, List.of(GetCommand.class)) : configure(cl, out, err);
+    return configure(CommandModel.getCommandLine(), out, err);
   }
 
   private static CommandLine configure(CommandLine cl, PrintWriter out, PrintWriter err) {
@@ -115,8 +114,19 @@ public final class BraidCli implements Runnable {
     return args.length == 0 ? Optional.empty() : Optional.ofNullable(NAMES.get(args[0]));
   }
 
+  /**
+   * Picocli's system property that stops it looking for Groovy's closure class when it first makes
+   * an object: a class that is not there is looked for in the jar, which the JVM then opens and
+   * reads the central directory of (about 10,000 entries, 15-25 ms of a start that otherwise takes
+   * every class from the class-data archive). Braid's annotations hold no closures.
+   */
+  static final String NO_CLOSURES = "picocli.disable.closures";
+
   /** Runs the command line and returns its exit code. */
   public static int execute(PrintWriter out, PrintWriter err, String... args) {
+    if (System.getProperty(NO_CLOSURES) == null) {
+      System.setProperty(NO_CLOSURES, "true");
+    }
     Optional<Class<?>> sub = invoked(args);
     CommandLine cl =
         sub.isPresent() && sub.get() == GetCommand.class
@@ -131,6 +141,7 @@ public final class BraidCli implements Runnable {
 
   public static void main(String[] args) {
     StartupClock.mark("main");
+    ClassDataArchive.markStaleIfUnused();
     LogProvider.select();
     PrintWriter err = new PrintWriter(System.err, /* autoFlush= */ true);
     int code = execute(new PrintWriter(System.out, /* autoFlush= */ true), err, args);

@@ -30,6 +30,10 @@ public final class CdsTraining {
   }
 
   static int run(Path dir) throws IOException, NoSuchAlgorithmException {
+    // a get of one file without --json asks whether standard error is a terminal, which no
+    // training run does (they all write --json or to a dataset's report): without this, such a get
+    // would load the class from the jar, which the JVM opens for it (10-20 ms)
+    Terminal.stderrIsTerminal();
     Path src = Files.createDirectories(dir.resolve("www"));
     List<Mirror> mirrors = new ArrayList<>();
     StringBuilder list = new StringBuilder();

@@ -1,9 +1,6 @@
 package org.braid.cli;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.Field;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,13 +14,15 @@ import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
 
 /**
- * The command line of {@code braid get} built from a model file ({@value #RESOURCE}) instead of its
+ * The command line of {@code braid get} built from a model ({@link GetModel#TEXT}) instead of its
  * annotations: picocli reads annotations through reflection, and the JDK makes a proxy class for
- * each annotation type, about 60 ms of every start. The file is written from the annotated classes
+ * each annotation type, about 60 ms of every start. The model is written from the annotated classes
  * (they stay the source of truth) by {@code CommandModelTest}, which fails when the two differ and
- * checks that both give the same help and the same parse results.
+ * checks that both give the same help and the same parse results. It is a class, not a resource:
+ * reading a resource opens the jar, whose central directory of about 10,000 entries the JVM reads
+ * whole (10-15 ms of a start that otherwise takes every class from the class-data archive).
  *
- * <p>The file has one record a line, fields separated by tabs (a tab, newline or backslash in a
+ * <p>The model has one record a line, fields separated by tabs (a tab, newline or backslash in a
  * field escaped as {@code \t}, {@code \n}, {@code \\}; {@code \N} is null):
  *
  * <pre>
@@ -39,8 +38,8 @@ import picocli.CommandLine.Model.PositionalParamSpec;
  * usage help, {@code v} version help.
  */
 final class CommandModel {
-  /** The model of {@code braid} with {@code get}, a resource beside this class. */
-  static final String RESOURCE = "get.model";
+  /** What errors in the model call it. */
+  static final String NAME = "get model";
 
   private CommandModel() {}
 
@@ -53,16 +52,9 @@ final class CommandModel {
    */
   static final String NOT_USED = "java\\.(sql|time)\\..*";
 
-  /** The command line of {@code braid get} from {@link #RESOURCE}, or null without it. */
+  /** The command line of {@code braid get} from {@link GetModel#TEXT}. */
   static CommandLine getCommandLine() {
-    try (InputStream in = CommandModel.class.getResourceAsStream(RESOURCE)) {
-      if (in == null) {
-        return null;
-      }
-      return build(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      return null;
-    }
+    return build(GetModel.TEXT);
   }
 
   /**
@@ -113,7 +105,7 @@ final class CommandModel {
         }
         case "option" -> spec.addOption(option(f, command, mixins));
         case "param" -> spec.addPositional(param(f, command, mixins));
-        default -> throw new IllegalStateException(RESOURCE + ": unknown record " + f.get(0));
+        default -> throw new IllegalStateException(NAME + ": unknown record " + f.get(0));
       }
     }
     return root;
@@ -252,12 +244,12 @@ final class CommandModel {
       return c;
     }
     if (name.matches(NOT_USED)) {
-      throw new IllegalStateException(RESOURCE + ": picocli's converter of " + name + " is off");
+      throw new IllegalStateException(NAME + ": picocli's converter of " + name + " is off");
     }
     try {
       return Class.forName(name, false, CommandModel.class.getClassLoader());
     } catch (ClassNotFoundException e) {
-      throw new IllegalStateException(RESOURCE + ": no type " + name, e);
+      throw new IllegalStateException(NAME + ": no type " + name, e);
     }
   }
 
@@ -265,7 +257,7 @@ final class CommandModel {
     try {
       return type(className).getDeclaredConstructor().newInstance();
     } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException(RESOURCE + ": cannot make a " + className, e);
+      throw new IllegalStateException(NAME + ": cannot make a " + className, e);
     }
   }
 
@@ -275,7 +267,7 @@ final class CommandModel {
       f.setAccessible(true);
       return f;
     } catch (NoSuchFieldException e) {
-      throw new IllegalStateException(RESOURCE + ": no field " + c.getName() + "." + name, e);
+      throw new IllegalStateException(NAME + ": no field " + c.getName() + "." + name, e);
     }
   }
 

@@ -20,16 +20,15 @@ import picocli.CommandLine.Model.PositionalParamSpec;
 import picocli.CommandLine.Model.UsageMessageSpec;
 
 /**
- * Writes the model file of {@link CommandModel} from the annotated classes ({@code braid} and
- * {@code get}), refusing anything the model cannot express. Run as a program to write the file:
- * {@code java -cp cli/target/classes:cli/target/test-classes:$(the test classpath)
- * org.braid.cli.CommandModelWriter}, or through {@code CommandModelTest} with {@code
- * -Dbraid.writeModel=true}.
+ * Writes the model of {@link CommandModel} from the annotated classes ({@code braid} and {@code
+ * get}), refusing anything the model cannot express, as the Java source of {@link GetModel}. Run as
+ * a program to write the file: {@code java -cp cli/target/classes:cli/target/test-classes:$(the
+ * test classpath) org.braid.cli.CommandModelWriter}, or through {@code CommandModelTest} with
+ * {@code -Dbraid.writeModel=true}.
  */
 final class CommandModelWriter {
-  /** The model file in the source tree, relative to the cli module. */
-  static final Path SOURCE =
-      Path.of("src/main/resources/org/braid/cli").resolve(CommandModel.RESOURCE);
+  /** The source of {@link GetModel} in the source tree, relative to the cli module. */
+  static final Path SOURCE = Path.of("src/main/java/org/braid/cli/GetModel.java");
 
   private CommandModelWriter() {}
 
@@ -48,6 +47,56 @@ final class CommandModelWriter {
       command(sub.getCommandSpec(), sb);
     }
     return sb.toString();
+  }
+
+  /**
+   * The Java source of {@link GetModel} holding {@code model}: one string literal a record, as
+   * google-java-format lays them out (it does not split long literals).
+   */
+  static String javaSource(String model) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("package org.braid.cli;\n\n")
+        .append("/**\n")
+        .append(
+            " * The model of {@code braid get} that {@link CommandModel} builds the command line")
+        .append(" from. Written\n")
+        .append(
+            " * from the annotations of {@code braid} and {@code get} by {@code CommandModelTest}")
+        .append(" with {@code\n")
+        .append(" * -Dbraid.writeModel=true}: do not edit.\n")
+        .append(" */\n")
+        .append("final class GetModel {\n")
+        .append("  private GetModel() {}\n\n")
+        .append("  /** The records of the model, one a line. */\n")
+        .append("  static final String TEXT =\n");
+    String[] lines = model.split("(?<=\n)");
+    for (int i = 0; i < lines.length; i++) {
+      sb.append(i == 0 ? "      " : "          + ").append(literal(lines[i]));
+      sb.append(i == lines.length - 1 ? ";\n" : "\n");
+    }
+    return sb.append("}\n").toString();
+  }
+
+  /** {@code s} as a Java string literal. */
+  static String literal(String s) {
+    StringBuilder sb = new StringBuilder("\"");
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '\\' -> sb.append("\\\\");
+        case '"' -> sb.append("\\\"");
+        case '\n' -> sb.append("\\n");
+        case '\t' -> sb.append("\\t");
+        default -> {
+          if (c < ' ' || c > '~') {
+            sb.append(String.format("\\u%04x", (int) c));
+          } else {
+            sb.append(c);
+          }
+        }
+      }
+    }
+    return sb.append('"').toString();
   }
 
   private static void command(CommandSpec spec, StringBuilder sb) {

@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.BiFunction;
+import java.util.function.DoubleUnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -154,11 +155,16 @@ final class DatasetChooser {
    */
   static final double IDLE_SHARE = 0.25;
 
-  /** A split saves at least this much of the time the task being cut still needs. */
-  static final double MIN_SPLIT_GAIN = 0.05;
+  /**
+   * A split saves at least this much of the time the task being cut still needs. At the tail the
+   * link that ends last sets the job's end: with 50 ms and 128 KiB, the 1,000-file set's links
+   * ended up to 0.2 s apart, the 20 Mbit/s mirror idle while the 10 Mbit/s one still had 250 kB of
+   * a piece to send.
+   */
+  static final double MIN_SPLIT_GAIN = 0.02;
 
   /** The smallest piece a split hands to another server. */
-  static final long MIN_PIECE = 128 * 1024;
+  static final long MIN_PIECE = 64 * 1024;
 
   /**
    * At the tail (nothing left to start), the rest of the single-server file (or piece) that would
@@ -190,31 +196,25 @@ final class DatasetChooser {
           || t.received <= 0) {
         continue;
       }
-      double rate = t.received / ((now - t.firstByteNanos) / 1e9);
-      DatasetServer mine = t.servers.get(0);
-      if (mine.measuredEnough()) {
-        // its share of its server from now on, if more than its mean so far: at the tail the
-        // server's other files end and leave it the link (cut by its mean alone, the file's own
-        // part ended first and the idle server's last)
-        rate = Math.max(rate, mine.runningRate(fallback));
-      }
+      double mean = t.received / ((now - t.firstByteNanos) / 1e9);
       long next = t.from + t.received + Fetcher.BUFFER; // bytes may be on their way to the task
       long stop = t.stop();
-      double left = (stop - next) / rate;
-      int own = files.get(t.file).sources().indexOf(t.sources.get(0));
-      for (int k : candidates.apply(t.file, own)) {
+      if (stop - next < MIN_PIECE) {
+        continue;
+      }
+      DoubleUnaryOperator own = ownSeconds(t, mean, fallback);
+      double left = own.applyAsDouble(stop - next);
+      int mine = files.get(t.file).sources().indexOf(t.sources.get(0));
+      for (int k : candidates.apply(t.file, mine)) {
         DatasetServer s = sourceServers[t.file][k];
         if (s == t.servers.get(0) || !s.usable(now) || s.running > 0) {
           continue; // only an idle server: a busy one would slow its own files
         }
-        double r = s.requestRate(fallback);
-        double lat = s.latency(now);
-        // both end together: (at - next) / rate = lat + (stop - at) / r
-        long at = (long) ((next * r + stop * rate + lat * rate * r) / (rate + r));
-        if (at < next || stop - at < MIN_PIECE) {
+        long at = next + together(own, stop - next, s.requestRate(fallback), s.latency(now));
+        if (stop - at < MIN_PIECE) {
           continue;
         }
-        double g = left - (at - next) / rate;
+        double g = left - own.applyAsDouble(at - next);
         if (g > gain) {
           pick = t;
           pickSource = k;
@@ -259,6 +259,40 @@ final class DatasetChooser {
     return piece;
   }
 
+  /**
+   * Seconds the running task needs for a number of bytes more: shared with its server's other
+   * running tasks once the server's rate is measured ({@link DatasetEstimates#sharedSeconds}), or
+   * at its own mean rate so far if that is faster (or the server's rate is not known yet).
+   */
+  private DoubleUnaryOperator ownSeconds(DatasetTask t, double mean, double fallback) {
+    if (!t.servers.get(0).measuredEnough()) {
+      return b -> b / mean;
+    }
+    return b -> Math.min(b / mean, estimates.sharedSeconds(t, b, fallback));
+  }
+
+  /**
+   * Bytes of the {@code left} the running task keeps so that it ends when an idle server (rate
+   * {@code r}, request latency {@code lat}) ends the rest: where {@code own(x) = lat + (left - x) /
+   * r}; {@code own} grows with x, the other side shrinks, so a bisection finds it (to the byte).
+   */
+  static long together(DoubleUnaryOperator own, long left, double r, double lat) {
+    long lo = 0;
+    long hi = left;
+    if (own.applyAsDouble(0) >= lat + left / r) {
+      return 0;
+    }
+    while (hi - lo > 1) {
+      long mid = (lo + hi) >>> 1;
+      if (own.applyAsDouble(mid) < lat + (left - mid) / r) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
   /** A task is cut only once its rate has been measured this long. */
   static final long SPLIT_AFTER_NANOS = 100_000_000L;
 
@@ -290,6 +324,12 @@ final class DatasetChooser {
         continue; // its rate is about to be known: its rest is split rather than copied whole
       }
       double left = DatasetEstimates.secondsLeft(t, now, fallback);
+      if (t.received > 0 && t.servers.get(0).measuredEnough()) {
+        // as the split counts it: the server's other files end and leave this one the link (by
+        // its mean alone, a file slowed by many small ones at the tail was copied to the 10
+        // Mbit/s mirror 0.16 s before its first copy ended)
+        left = Math.min(left, estimates.sharedSeconds(t, t.bytesLeft(0), fallback));
+      }
       if (left < 1.0) {
         continue;
       }

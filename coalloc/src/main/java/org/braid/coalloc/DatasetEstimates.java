@@ -135,6 +135,37 @@ final class DatasetEstimates {
     return rate > 0 ? Math.max(0, bytes) / rate : Double.POSITIVE_INFINITY;
   }
 
+  /**
+   * Seconds the running single-server task {@code t} needs for {@code bytes} more, its server's
+   * link shared with the server's other running tasks (processor sharing): each of those still
+   * takes its part of the link until it ends, so the task gets the whole of it once they are done,
+   * {@code (bytes + sum of min(other's bytes left, bytes)) / rate}; never faster than one request
+   * was measured to go ({@link DatasetServer#flow}). Counted as sharing the link at a fixed share
+   * (the server's rate over its running tasks), the last file of a server at the tail looked two or
+   * three times slower than it was, and the idle server that took over its rest ended last.
+   */
+  double sharedSeconds(DatasetTask t, double bytes, double fallback) {
+    DatasetServer s = t.servers.get(0);
+    double rate = s.rate(fallback);
+    double others = 0;
+    for (DatasetTask o : running) {
+      if (o == t || o.released || !o.servers.contains(s)) {
+        continue;
+      }
+      double left = o.bytesLeft(expectedSize());
+      if (o.servers.size() > 1) {
+        double sum = 0;
+        for (DatasetServer x : o.servers) {
+          sum += x.rate(fallback);
+        }
+        left = o.size < 0 ? bytes : left * rate / Math.max(1, sum);
+      }
+      others += Math.min(left, bytes);
+    }
+    double shared = (bytes + others) / rate;
+    return s.flow > 0 ? Math.max(shared, bytes / s.flow) : shared;
+  }
+
   /** Seconds a single-server task still needs, by its own progress so far. */
   static double secondsLeft(DatasetTask t, long now, double fallback) {
     double elapsed = (now - t.startNanos) / 1e9;

@@ -346,6 +346,95 @@ class DatasetSchedulerTest {
   }
 
   @Test
+  void theTailsCut_givesTheOwnerItsServersLinkAsTheServersOtherFilesEnd() {
+    // the 10 MB file shares A (9 MB/s measured) with a 1 MB file that has 500 kB left: the big
+    // file gets half of A until that one ends, then all of it
+    List<DatasetFile> files =
+        List.of(
+            DatasetFile.of("big", 10_000_000, List.of(A.resolve("big"), B.resolve("big"))),
+            DatasetFile.of("small", 1_000_000, List.of(A.resolve("small"))));
+    DatasetScheduler s =
+        scheduler(files, 3, Map.of("http://a.example:80", 9e6, "http://b.example:80", 9e6));
+    long t0 = clock.get();
+    DatasetTask owner = s.poll(t0);
+    DatasetTask small = s.poll(t0);
+    assertTrue(onA(owner) && onA(small) && small.file == 1, "both on A, B idle");
+    owner.firstByteNanos = t0;
+    owner.received = 1_000_000;
+    assertEquals(1_000_000, owner.accept(0, 1_000_000));
+    small.firstByteNanos = t0;
+    small.received = 500_000;
+    DatasetServer a = owner.servers.get(0);
+    a.measured = 9e6;
+    a.busyNanos = DatasetServer.MEASURED_AFTER_NANOS;
+    clock.set(t0 + 1000 * MS);
+    DatasetTask piece = s.poll(clock.get());
+    assertTrue(piece != null && piece.mode == DatasetTask.Mode.RANGE && !onA(piece), "B helps");
+    // 8,934,464 bytes left past what may be on its way: A keeps x, (x + 500,000) / 9 MB/s =
+    // (8,934,464 - x) / 9 MB/s, x = 4,217,232 (at A's share of 4.5 MB/s it kept only a third)
+    assertEquals(1_065_536 + 4_217_232, piece.from, 2);
+  }
+
+  @Test
+  void theTailOfASlowLink_isSplitDownToSmallPieces() {
+    // 300 kB on A, whose link is measured at 1.2 MB/s; 100 kB in after a second; B idle, 2.4 MB/s
+    List<DatasetFile> files =
+        List.of(DatasetFile.of("f", 300_000, List.of(A.resolve("f"), B.resolve("f"))));
+    DatasetScheduler s =
+        scheduler(files, 2, Map.of("http://a.example:80", 10e6, "http://b.example:80", 2.4e6));
+    long t0 = clock.get();
+    DatasetTask owner = s.poll(t0);
+    assertTrue(onA(owner));
+    owner.firstByteNanos = t0;
+    owner.received = 100_000;
+    assertEquals(100_000, owner.accept(0, 100_000));
+    DatasetServer a = owner.servers.get(0);
+    a.measured = 1.2e6;
+    a.busyNanos = DatasetServer.MEASURED_AFTER_NANOS;
+    clock.set(t0 + 1000 * MS);
+    DatasetTask piece = s.poll(clock.get());
+    // 134,464 bytes left past what may be on its way: A keeps a third (0.037 s), B the rest
+    assertTrue(
+        piece != null && piece.mode == DatasetTask.Mode.RANGE && !onA(piece),
+        "B takes the last 89,643 bytes, 0.075 s sooner");
+    assertEquals(165_536 + 134_464 / 3, piece.from, 2);
+  }
+
+  @Test
+  void aFileSlowedBySmallOnesAtTheTail_isNotCopied_whenItsServerIsAboutToBeItsAlone() {
+    // 640 kB on A (4.8 MB/s measured), 400 kB in after 2.8 s while A served many small files;
+    // only one is left there, 50 kB from its end; B idle at 1.2 MB/s
+    List<DatasetFile> files =
+        List.of(
+            DatasetFile.of("slow", 640_000, List.of(A.resolve("slow"), B.resolve("slow"))),
+            DatasetFile.of("other", 1_000_000, List.of(A.resolve("other"))));
+    DatasetScheduler s =
+        scheduler(files, 3, Map.of("http://a.example:80", 10e6, "http://b.example:80", 1.2e6));
+    long t0 = clock.get();
+    DatasetTask slow = s.poll(t0);
+    DatasetTask other = s.poll(t0);
+    assertTrue(onA(slow) && onA(other) && slow.file == 0);
+    slow.firstByteNanos = t0;
+    slow.received = 400_000;
+    assertEquals(400_000, slow.accept(0, 400_000));
+    other.firstByteNanos = t0;
+    other.received = 950_000;
+    DatasetServer a = slow.servers.get(0);
+    a.measured = 4.8e6;
+    a.busyNanos = DatasetServer.MEASURED_AFTER_NANOS;
+    clock.set(t0 + 2800 * MS);
+    // by its mean (0.14 MB/s) it needs 1.7 s and B would copy it in 0.53 s; A ends both in 0.06 s
+    assertEquals(null, s.poll(clock.get()), "no copy, and no piece worth a request");
+  }
+
+  @Test
+  void together_isWhereTheOwnerAndTheHelperEndAtOnce() {
+    // the owner at 1 MB/s, the helper at 3 MB/s after 0.1 s: x / 1e6 = 0.1 + (1e6 - x) / 3e6
+    assertEquals(325_000, DatasetChooser.together(x -> x / 1e6, 1_000_000, 3e6, 0.1), 1);
+    assertEquals(0, DatasetChooser.together(x -> 1 + x / 1e6, 1_000_000, 3e6, 0.1), "never");
+  }
+
+  @Test
   void oneRequestsRate_isMeasuredOnlyFromRequestsThatHadTheirServerAlone() {
     List<DatasetFile> files = new ArrayList<>();
     for (int i = 0; i < 3; i++) {

@@ -1,0 +1,78 @@
+package org.braid.cli;
+
+/**
+ * The model of {@code braid get} that {@link CommandModel} builds the command line from. Written
+ * from the annotations of {@code braid} and {@code get} by {@code CommandModelTest} with {@code
+ * -Dbraid.writeModel=true}: do not edit.
+ */
+final class GetModel {
+  private GetModel() {}
+
+  /** The records of the model, one a line. */
+  static final String TEXT =
+      "command\tbraid\torg.braid.cli.BraidCli\n"
+          + "description\tSelect the best replicas of a dataset and download it from several at once.\n"
+          + "footer\t\tEnvironment:\t  BRAID_LOG          log level (default warn), or LEVEL,LOGGER=LEVEL,... e.g.\t                     info,org.braid.coalloc.Engine=debug; log lines go to stderr\t  BRAID_LOG_WIRE=1   also log every byte HttpClient sends and receives (huge)\t  BRAID_LOG_CONFIG   a logback configuration file to use instead (the provider\t                     service uses /etc/braid/logback.xml)\t  BRAID_CDS=0        no class-data archive (kept in ~/.cache/braid)\t  BRAID_JAVA_OPTS    more JVM options\t  BRAID_TIMING=1     print the run's start-up milestones on stderr at exit\tSee docs/download.md (Troubleshooting) and docs/provider.md.\n"
+          + "version-provider\torg.braid.cli.BraidCli$Version\n"
+          + "spec\tspec\n"
+          + "option\t-\t${picocli.help.name.0:--h},${picocli.help.name.1:---help}\t<helpRequested>\t-\tboolean\tboolean\t\\N\tu\tmixinStandardHelpOptions.help\tShow this help message and exit.\n"
+          + "option\t-\t${picocli.version.name.0:--V},${picocli.version.name.1:---version}\t<versionRequested>\t-\tboolean\tboolean\t\\N\tv\tmixinStandardHelpOptions.version\tPrint version information and exit.\n"
+          + "command\tget\torg.braid.cli.GetCommand\n"
+          + "description\tDownload one file (-o OUT) or a whole dataset (-d DIR) from several replicas at once, verified and resumable.\tA file is written to OUT.part and renamed to OUT when complete and verified; run the same command again after an interruption to resume.\tA dataset (-d DIR) comes from directories listed recursively on every replica (-r URL...), a Metalink's files (--metalink FILE [--name GLOB]...), a catalog (--catalog FILE NAME: a file, a dataset or a glob) or an aria2-style input list (-i LIST). It is planned by the broker (Min-Min over the replicas' forecasts), fetched -j files at once with large files co-allocated, every file verified; files verified by an earlier run are skipped. Exit code 1 when some file could not be fetched.\n"
+          + "footer\t\tExit codes (one file, -o):\t  0  the file is complete and verified; every replica served it well\t  2  usage: bad options or bad input (catalog, Metalink, checksum, URL)\t  3  the file is complete and verified, but some replica failed and was dropped\t  4  network: no replica could deliver the file\t  5  verification: checksum, piece hashes or declared size do not match\t  6  disk: the output cannot be written or was refused (no space, not a regular\t     file, exists without --force)\t  1  internal error;  130  interrupted (run again to resume)\tSee docs/download.md.\n"
+          + "spec\tspec\n"
+          + "mixin\tsource\torg.braid.cli.CatalogOptions\n"
+          + "mixin\tdataset\torg.braid.cli.DatasetOptions\n"
+          + "mixin\ttransfer\torg.braid.cli.TransferOptions\n"
+          + "mixin\tconnection\torg.braid.cli.ConnectionOptions\n"
+          + "option\tsource.metalink\t--metalink\tFILE\t-\tjava.nio.file.Path\tjava.nio.file.Path\t\\N\t\t\tA Metalink 4 file (RFC 5854): its only file, or the one named by --name. braid get verifies its hashes and checks its piece hashes as pieces complete.\n"
+          + "option\tsource.catalog\t--catalog\tFILE NAME\t2\tjava.util.List\tjava.lang.String\t\\N\ts\t\tA JSON or YAML catalog, and the logical file NAME in it.\n"
+          + "option\tsource.names\t--name\tNAME\t-\tjava.util.List\tjava.lang.String\t\\N\t\t\tThe file of a Metalink holding several; with -d, repeatable: files, datasets or globs ('run/**.h5') of the Metalink or catalog to fetch (default: all).\n"
+          + "option\tdataset.dir\t-d,--dir\tDIR\t-\tjava.nio.file.Path\tjava.nio.file.Path\t\\N\t\t\tDownload a dataset into DIR, each file at its relative path (checked: no '..', no absolute path, no link or device followed). Needs -r URL..., --metalink, --catalog or -i.\n"
+          + "option\tdataset.inputList\t-i,--input-file\tLIST\t-\tjava.nio.file.Path\tjava.nio.file.Path\t\\N\t\t\tWith -d: an aria2-style input list, one file per entry: its replica URLs on one line (tab-separated), then indented out=NAME, dir=DIR, checksum=sha-256=HEX lines.\n"
+          + "option\tdataset.recursive\t-r,--recursive\t<recursive>\t-\tboolean\tboolean\t\\N\t\t\tWith -d: the URLs are replicas of one directory tree, each listed recursively (WebDAV PROPFIND, nginx JSON autoindex, GridFTP MLSD, local directories); files are matched by relative path, and a file missing on a replica has fewer replicas.\n"
+          + "option\tdataset.concurrency\t-j,--concurrency\tN\t-\tint\tint\t\\N\t\t\tWith -d: files fetched at once, 1..1024 (default: from the plan: enough per server to keep its predicted rate, at least 10 MB/s, busy; 4..64).\n"
+          + "option\tdataset.coallocateAbove\t--coallocate-above\tSECONDS\t-\tdouble\tdouble\t2\t\t\tWith -d: co-allocate a file across its replicas when the fastest alone would take longer than this (default: ${DEFAULT-VALUE}).\n"
+          + "option\tdataset.checksums\t--checksums\tFILE\t-\tjava.nio.file.Path\tjava.nio.file.Path\t\\N\t\t\tWith -d: a sha256sum-style list (or md5sum, sha1sum, sha512sum, BSD tagged) of the dataset's relative paths; every file must match.\n"
+          + "option\tdataset.clientCapacity\t--client-capacity\tRATE\t-\tjava.lang.String\tjava.lang.String\t\\N\t\t\tThis client's access link, e.g. 1Gbit/s, for the broker (--metalink, --catalog, -d): no forecast exceeds it, history measured while it was full counts as a lower bound, and with -d the batch plan shares it among the files.\n"
+          + "option\tdataset.listingTimeout\t--listing-timeout\tSECONDS\t-\tdouble\tdouble\t600\t\t\tWith -r: the most time to list one replica's tree (default: ${DEFAULT-VALUE}).\n"
+          + "option\trequirements\t--requirements\tEXPR\t-\tjava.lang.String\tjava.lang.String\ttrue\t\t\tWith --metalink or --catalog: the broker's ClassAd Requirements for a replica, e.g. 'other.AvgRDBandwidth > 5M/sec' (default: ${DEFAULT-VALUE}).\n"
+          + "option\tdiscoveryTimeout\t--discovery-timeout\tSECONDS\t-\tdouble\tdouble\t2\t\t\tWith --metalink or --catalog: the most the broker may spend asking the replicas' information providers (default: ${DEFAULT-VALUE}); 0 skips the broker and uses the catalog's order with no predicted rates.\n"
+          + "option\tproviderPort\t--provider-port\tPORT\t-\tint\tint\t8790\t\t\tPort of the conventional provider URL http://HOST:PORT/v1/ads (default: ${DEFAULT-VALUE}).\n"
+          + "option\toutput\t-o,--output\tOUT\t-\tjava.lang.String\tjava.lang.String\t\\N\t\t\tOutput file (one file; -d DIR for a dataset); a directory (or a name ending in /) means the remote file's name inside it. Only a regular file is ever replaced, and only with --force.\n"
+          + "option\tforce\t-f,--force\t<force>\t-\tboolean\tboolean\t\\N\t\t\tReplace an existing output file.\n"
+          + "option\tquiet\t-q,--quiet\t<quiet>\t-\tboolean\tboolean\t\\N\t\t\tNo progress and no report; errors and warnings only.\n"
+          + "option\tverbose\t-v,--verbose\t<verbose>\t-\tboolean\tboolean\t\\N\t\t\tLog each request's problems as they happen; errors with their causes.\n"
+          + "option\tdryRun\t--dry-run\t<dryRun>\t-\tboolean\tboolean\t\\N\t\t\tShow the plan (output, replicas, scheme, checks, limits) and exit.\n"
+          + "option\ttransfer.maxTries\t--max-tries\tN\t-\tint\tint\t4\t\t\tDrop a replica after N failed requests in a row; a probe answered 503/429 with Retry-After is asked again up to N times (default: ${DEFAULT-VALUE}). With -d: a server failing N requests in a row is dropped and a file is tried in up to N rounds over its replicas (default: 6 and 3).\n"
+          + "option\ttransfer.lowSpeedLimit\t-Y,--low-speed-limit\tBYTES/S\t-\tjava.lang.String\tjava.lang.String\t1024\t\t\tA request slower than this on average over --low-speed-time fails, and its replica backs off, then is dropped; 0 turns it off (default: ${DEFAULT-VALUE}).\n"
+          + "option\ttransfer.lowSpeedTime\t-y,--low-speed-time\tSECONDS\t-\tdouble\tdouble\t30\t\t\tThe time for --low-speed-limit (default: ${DEFAULT-VALUE}).\n"
+          + "option\ttransfer.limitRate\t--limit-rate\tRATE\t-\tjava.lang.String\tjava.lang.String\t\\N\t\t\tReceive at most RATE from all replicas together, e.g. 500k (bytes/s), 10MB/s, 80Mbit/s; with -d, RATE for each file (the job takes up to -j times RATE).\n"
+          + "option\ttransfer.maxRetryAfter\t--max-retry-after\tSECONDS\t-\tdouble\tdouble\t60\t\t\tWait at most this long when a replica answers Retry-After; one asking for longer is dropped (default: ${DEFAULT-VALUE}).\n"
+          + "option\ttransfer.headers\t-H,--header\t'NAME: VALUE'\t-\tjava.util.List\tjava.lang.String\t\\N\t\t\tSend this HTTP header to each replica's own host (not to hosts it redirects to); repeatable. An Authorization header goes to https and davs replicas only, unless --allow-insecure-token.\n"
+          + "option\tconnection.connections\t--connections-per-source\tN\t-\tjava.lang.Integer\tjava.lang.Integer\t\\N\t\t\tConnections to each replica, 1..16 (default: 1, or 2 to distant HTTP replicas with the default scheme).\n"
+          + "option\tconnection.streams\t--streams\tN\t-\tint\tint\t0\t\t\tParallel data connections per GridFTP range (MODE E), 1..16; 0 chooses them per server from the journal's history and this download (default: ${DEFAULT-VALUE}).\n"
+          + "option\tconnection.tcpBuffer\t--tcp-buffer\tBYTES\t-\tint\tint\t0\t\t\tTCP buffer for GridFTP data connections (SBUF), e.g. 4194304; 0 leaves it to the systems' autotuning (default: ${DEFAULT-VALUE}).\n"
+          + "option\tconnection.pipeline\t--pipeline\t<pipeline>\t-\tboolean\tboolean\t\\N\t\t\tSend http:// range requests ahead of their answers on one kept connection per flow (HTTP/1.1 pipelining), sized by rate x round-trip time; for distant replicas. No redirects on such connections; https and proxied replicas are not affected.\n"
+          + "option\tconnection.stallTimeout\t--stall-timeout\tSECONDS\t-\tdouble\tdouble\t30\t\t\tAbandon a request after this long without data (default: ${DEFAULT-VALUE}).\n"
+          + "option\tconnection.connectTimeout\t--connect-timeout\tSECONDS\t-\tdouble\tdouble\t10\t\t\tTime allowed to connect (default: ${DEFAULT-VALUE}).\n"
+          + "option\tconnection.tokenFile\t--bearer-token-file\tFILE\t-\tjava.nio.file.Path\tjava.nio.file.Path\t\\N\t\t\tSend the token in FILE as 'Authorization: Bearer' to https and davs replicas (or set BRAID_BEARER_TOKEN); an http replica with it is refused. Default: WLCG discovery (BEARER_TOKEN, BEARER_TOKEN_FILE, $XDG_RUNTIME_DIR/bt_u<uid>, /tmp/bt_u<uid>), never sent over plain http.\n"
+          + "option\tconnection.allowInsecureToken\t--allow-insecure-token\t<allowInsecureToken>\t-\tboolean\tboolean\t\\N\t\t\tAlso send the --bearer-token-file or BRAID_BEARER_TOKEN token, or an -H 'Authorization: ...' header, to plain http replicas, readable by anyone on the path.\n"
+          + "option\tconnection.clientCert\t--client-cert\tFILE\t-\tjava.nio.file.Path\tjava.nio.file.Path\t\\N\t\t\tClient certificate for https: PEM (a certificate or an RFC 3820 proxy, with its key) or PKCS#12 (password from BRAID_CLIENT_CERT_PASSWORD). Default: X509_USER_PROXY or /tmp/x509up_u<uid>.\n"
+          + "option\tconnection.clientKey\t--client-key\tFILE\t-\tjava.nio.file.Path\tjava.nio.file.Path\t\\N\t\t\tPEM key of --client-cert if that file has none (unencrypted).\n"
+          + "option\tconnection.caBundle\t--ca-bundle\tFILE|DIR\t-\tjava.nio.file.Path\tjava.nio.file.Path\t\\N\t\t\tTrust the CA certificates in this PEM file or directory of OpenSSL hashed names instead of the system's. Default: the system's plus X509_CERT_DIR or /etc/grid-security/certificates.\n"
+          + "option\tscheme\t--scheme\tNAME\t-\tjava.lang.String\tjava.lang.String\tadaptive\t\t\tsingle, brute, history, conservative, aggressive or adaptive (default: ${DEFAULT-VALUE}).\n"
+          + "option\tblocks\t--blocks\tK\t-\tint\tint\t10\t\t\tBlock count k for conservative and aggressive (default: ${DEFAULT-VALUE}).\n"
+          + "option\tmaxSources\t--max-sources\tN\t-\tint\tint\t8\t\t\tUse at most N replicas (default: ${DEFAULT-VALUE}).\n"
+          + "option\tchecksums\t--checksum\tALGO:HEX\t-\tjava.util.List\tjava.lang.String\t\\N\t\t\tExpected whole-file digest (sha256, sha512, sha1, md5, adler32); repeatable.\n"
+          + "option\trates\t--rate\tURL=RATE\t-\tjava.util.List\tjava.lang.String\t\\N\t\t\tPredicted rate of a replica, e.g. http://a/f=80Mbit/s; repeatable. Needed by --scheme history; seeds the adaptive scheme.\n"
+          + "option\tjson\t--json\t<json>\t-\tboolean\tboolean\t\\N\t\t\tPrint the report, or on failure an error object, as JSON on standard output.\n"
+          + "option\ttrace\t--trace\tFILE\t-\tjava.nio.file.Path\tjava.nio.file.Path\t\\N\t\t\tWrite every request (replica, range, start, end) as CSV (.csv) or JSON lines.\n"
+          + "option\tplot\t--plot\tFILE.png\t-\tjava.nio.file.Path\tjava.nio.file.Path\t\\N\t\t\tDraw a timeline of which replica delivered what, when.\n"
+          + "option\tjournal\t--journal\tFILE\t-\tjava.nio.file.Path\tjava.nio.file.Path\t\\N\t\t\tTransfer journal (default: $BRAID_JOURNAL or ${XDG_DATA_HOME:-~/.local/share}/braid/journal.jsonl).\n"
+          + "option\tnoJournal\t--no-journal\t<noJournal>\t-\tboolean\tboolean\t\\N\t\t\tDo not record the transfers in the journal.\n"
+          + "option\tnoResume\t--no-resume\t<noResume>\t-\tboolean\tboolean\t\\N\t\t\tIgnore an existing control file and start over.\n"
+          + "option\t-\t${picocli.help.name.0:--h},${picocli.help.name.1:---help}\t<helpRequested>\t-\tboolean\tboolean\t\\N\tu\tmixinStandardHelpOptions.help\tShow this help message and exit.\n"
+          + "option\t-\t${picocli.version.name.0:--V},${picocli.version.name.1:---version}\t<versionRequested>\t-\tboolean\tboolean\t\\N\tv\tmixinStandardHelpOptions.version\tPrint version information and exit.\n"
+          + "param\turls\t*\tURL\t0..*\tjava.util.List\tjava.lang.String\t\\N\t\t\tReplica URLs (http, https, gsiftp, ftp, root, roots, file, or a local path), best first.\n";
+}
