@@ -243,7 +243,9 @@ final class CommandModel {
     if (c != null) {
       return c;
     }
-    if (name.matches(NOT_USED)) {
+    // what NOT_USED matches, without a regular expression (compiled at each call of
+    // String.matches, for every option of a start)
+    if (name.startsWith("java.sql.") || name.startsWith("java.time.")) {
       throw new IllegalStateException(NAME + ": picocli's converter of " + name + " is off");
     }
     try {
@@ -275,17 +277,41 @@ final class CommandModel {
     new FieldValue(target, field(target.getClass(), name)).set(value);
   }
 
-  /** Splits a record into its unescaped fields. */
+  /**
+   * Splits a record into its unescaped fields. A field without a backslash is cut out as it is (a
+   * start runs this interpreted, once a character, over the whole model).
+   */
   static List<String> fields(String line) {
     List<String> out = new ArrayList<>();
+    int from = 0;
+    while (true) {
+      int tab = line.indexOf('\t', from);
+      int end = tab < 0 ? line.length() : tab;
+      int slash = line.indexOf('\\', from);
+      if (slash >= 0 && slash < end) {
+        from = unescape(line, from, out);
+      } else {
+        out.add(line.substring(from, end));
+        from = end + 1;
+      }
+      if (from > line.length()) {
+        return out;
+      }
+    }
+  }
+
+  /**
+   * Adds the field of {@code line} that starts at {@code from} and holds an escape, unescaped;
+   * returns the index after its tab (past the end for the last field).
+   */
+  private static int unescape(String line, int from, List<String> out) {
     StringBuilder sb = new StringBuilder();
     boolean isNull = false;
-    for (int i = 0; i < line.length(); i++) {
+    int i = from;
+    for (; i < line.length(); i++) {
       char c = line.charAt(i);
       if (c == '\t') {
-        out.add(isNull ? null : sb.toString());
-        sb.setLength(0);
-        isNull = false;
+        break;
       } else if (c == '\\' && i + 1 < line.length()) {
         char e = line.charAt(++i);
         switch (e) {
@@ -299,7 +325,7 @@ final class CommandModel {
       }
     }
     out.add(isNull ? null : sb.toString());
-    return out;
+    return i + 1;
   }
 
   /** One record of fields, each escaped; the inverse of {@link #fields}. */

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.braid.broker.Broker;
 import org.braid.broker.Request;
 import org.braid.coalloc.Dataset;
@@ -54,22 +55,22 @@ final class DatasetGet {
     PrintWriter err = get.spec.commandLine().getErr();
     SourceOptions so = get.sourceOptions();
     Dataset.warmUp(so); // the job's code loads while the list is read
-    DatasetInputs in = DatasetInputs.read(get.source, opts, get.urls, so);
+    DatasetListFeed feed = null;
+    DatasetInputs in;
+    if (DatasetListFeed.applies(get.source, opts, get.urls)) {
+      // an -i list: the job starts after its first entries and reads the rest as it runs
+      feed = DatasetListFeed.open(opts, so, err);
+      in = feed.head();
+    } else {
+      in = DatasetInputs.read(get.source, opts, get.urls, so);
+      for (DatasetFile f : in.files()) {
+        for (URI u : f.sources()) {
+          so.checkTokenTransport(u); // before any request
+        }
+      }
+    }
     StartupClock.mark("listed");
-    for (DatasetFile f : in.files()) {
-      for (URI u : f.sources()) {
-        so.checkTokenTransport(u); // before any request
-      }
-    }
-    int shown = 0;
-    for (String n : in.notes()) {
-      if (shown++ < 10) {
-        err.println("braid: " + n);
-      }
-    }
-    if (in.notes().size() > 10) {
-      err.println("braid: ... and " + (in.notes().size() - 10) + " more notes");
-    }
+    printNotes(err, in.notes(), 0);
     double timeout = get.discoveryTimeout;
     if (!(timeout >= 0) || timeout > 3600) {
       throw new IllegalArgumentException(
@@ -85,7 +86,9 @@ final class DatasetGet {
         Request.builder(in.catalog().get(0).replicas()).requirements(get.requirements).build();
       }
       arriving = new CompletableFuture<>();
-      planner = planning(in, err, arriving);
+      planner =
+          planning(
+              feed == null ? CompletableFuture.completedFuture(in) : feed.whole(), err, arriving);
     }
     err.flush();
     Path journal =
@@ -93,6 +96,7 @@ final class DatasetGet {
     Dataset.Builder b =
         Dataset.builder()
             .files(in.files())
+            .moreFiles(feed)
             .planArriving(arriving)
             .outputDirectory(opts.dir)
             .concurrency(opts.concurrency)
@@ -156,6 +160,19 @@ final class DatasetGet {
     return 0;
   }
 
+  /** Prints notes about the input, at most 10 in all ({@code before} were printed earlier). */
+  static void printNotes(PrintWriter err, List<String> notes, int before) {
+    int shown = before;
+    for (String n : notes) {
+      if (shown++ < 10) {
+        err.println("braid: " + n);
+      }
+    }
+    if (shown > 10 && before <= 10) {
+      err.println("braid: ... and " + (shown - 10) + " more notes");
+    }
+  }
+
   private static void noPlan(PrintWriter err, String why) {
     synchronized (err) {
       err.println(
@@ -170,14 +187,16 @@ final class DatasetGet {
    * The thread (not started) that plans the batch with the broker into {@code f}, while the job
    * starts in the input's order; it is started when the job's first body byte arrives, so that
    * discovery and the plan (opening the history, reading the journal) cost the job no time before
-   * its first answers, not even the CPU they would take from it.
+   * its first answers, not even the CPU they would take from it. It plans once the whole input has
+   * been read ({@code inputs}).
    */
-  private Thread planning(DatasetInputs in, PrintWriter err, CompletableFuture<DatasetOrder> f) {
+  private Thread planning(
+      CompletableFuture<DatasetInputs> inputs, PrintWriter err, CompletableFuture<DatasetOrder> f) {
     Thread t =
         new Thread(
             () -> {
               try {
-                DatasetPlan p = plan(in);
+                DatasetPlan p = plan(inputs.join());
                 if (p.note() != null) {
                   noPlan(err, p.note());
                 }
@@ -186,6 +205,8 @@ final class DatasetGet {
                   paths.add(x.path());
                 }
                 f.complete(new DatasetOrder(paths, p.rates()));
+              } catch (CompletionException e) {
+                // the input was bad: the job stops and says so; no plan to wait for
               } catch (RuntimeException e) {
                 f.completeExceptionally(e);
               }

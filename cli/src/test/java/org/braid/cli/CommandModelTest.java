@@ -64,6 +64,22 @@ class CommandModelTest {
   }
 
   @Test
+  void fields_undoRecord_withAndWithoutEscapes() {
+    List<List<String>> cases =
+        List.of(
+            List.of("option", "a", "", "b"),
+            Arrays.asList("x", null, "y"),
+            List.of("tab\there", "new\nline", "back\\slash", "end\\"),
+            List.of("only"),
+            List.of("empty", ""),
+            Arrays.asList("plain", "with\ttab", null, "", "last"));
+    for (List<String> c : cases) {
+      assertEquals(c, CommandModel.fields(CommandModel.record(c)), CommandModel.record(c));
+    }
+    assertEquals(List.of("a", "b\\"), CommandModel.fields("a\tb\\"), "a lone backslash at the end");
+  }
+
+  @Test
   void javaSource_holdsTheModelAsWritten() {
     assertEquals("\"a\\tb\\\\c\\\"d\\n\"", CommandModelWriter.literal("a\tb\\c\"d\n"));
     assertEquals("\"\\u00e9\\u0001\"", CommandModelWriter.literal("\u00e9\u0001"));

@@ -192,6 +192,45 @@ class DatasetGetTest {
   }
 
   @Test
+  void inputList_aBadEntryAfterTheFirstFiles_exitsTwoNamingTheLine_andARunAfterTheFixResumes()
+      throws Exception {
+    // more entries than are read before the job starts, then a bad checksum line
+    StringBuilder l = new StringBuilder();
+    int entries = DatasetListFeed.HEAD + 8;
+    for (int i = 0; i < entries; i++) {
+      String n = names.get(i % names.size());
+      l.append(a.resolve(n).toUri()).append('\t').append(b.resolve(n).toUri()).append('\n');
+      l.append("  out=copy-").append(i).append(".dat\n");
+    }
+    String good = l.toString();
+    int badLine = 2 * entries + 2;
+    Path list = Files.writeString(dir.resolve("list.txt"), good + "file:///x\n  checksum=x\n");
+    Run r = run("get", "-i", list.toString(), "-d", out.toString(), "--no-journal");
+    assertEquals(2, r.code(), r.err() + r.out());
+    assertEquals(
+        "braid: "
+            + list
+            + ":"
+            + badLine
+            + ": checksum must look like TYPE=HEX, e.g. sha-256=9f86...",
+        r.err().lines().filter(x -> x.contains(list.toString())).findFirst().orElse(r.err()));
+    int kept = 0;
+    for (int i = 0; i < entries; i++) {
+      kept += Files.exists(out.resolve("copy-" + i + ".dat")) ? 1 : 0;
+    }
+    Files.writeString(list, good);
+    Run again = run("get", "-i", list.toString(), "-d", out.toString(), "--json", "--no-journal");
+    assertEquals(0, again.code(), again.err());
+    assertEquals(entries, json(again).get("files").asInt());
+    assertEquals(kept, json(again).get("skipped").asInt(), again.out());
+    for (int i = 0; i < entries; i++) {
+      assertArrayEquals(
+          data.get(names.get(i % names.size())),
+          Files.readAllBytes(out.resolve("copy-" + i + ".dat")));
+    }
+  }
+
+  @Test
   void perDownloadGuards_applyToEachFileOfADataset() throws Exception {
     Run r =
         run(

@@ -119,6 +119,7 @@ public final class Dataset {
     private Duration maxRetryAfter = Guards.DEFAULT.maxRetryAfter();
     private CompletionStage<DatasetOrder> arriving;
     private BiConsumer<String, Instant> milestones;
+    private DatasetFeed feed;
 
     private Builder() {}
 
@@ -134,6 +135,21 @@ public final class Dataset {
         throw new IllegalArgumentException("a dataset needs at least one file");
       }
       this.files = List.copyOf(f);
+      return this;
+    }
+
+    /**
+     * More files, read while the job runs (e.g. the rest of a long input list after the first
+     * entries given to {@link #files}): the job starts on those of {@link #files} and takes each of
+     * the feed's as it comes, on its own thread, so the first requests go out before the last file
+     * is read. Each file's name is checked against those before it as it arrives: of two files that
+     * cannot both be written (the same name, a name that is also another's directory or temporary
+     * file) the later one fails. The concurrency chosen without {@link #concurrency} comes from the
+     * files of {@link #files}. A feed that throws stops the job (the files verified so far stay
+     * recorded for the next run) and {@link Dataset#run} throws its exception. Default: none.
+     */
+    public Builder moreFiles(DatasetFeed f) {
+      this.feed = f;
       return this;
     }
 
@@ -342,7 +358,8 @@ public final class Dataset {
               sourceFactory,
               new Guards(
                   -1, maxTries, lowSpeedLimit, lowSpeedTime, maxBytesPerSecond, maxRetryAfter),
-              arriving),
+              arriving,
+              feed),
           milestones == null ? DatasetMilestones.NONE : new DatasetMilestones(milestones, clock));
     }
   }

@@ -20,7 +20,7 @@ final class DatasetChooser {
 
   private final String id;
   private final List<DatasetFile> files;
-  private final DatasetServer[][] sourceServers;
+  private DatasetServer[][] sourceServers;
   private final DatasetEstimates estimates;
   private final double coallocateSeconds;
 
@@ -35,6 +35,11 @@ final class DatasetChooser {
     this.sourceServers = sourceServers;
     this.estimates = estimates;
     this.coallocateSeconds = coallocateSeconds;
+  }
+
+  /** The scheduler's servers of each file, after it grew them for files a feed added. */
+  void sources(DatasetServer[][] ss) {
+    this.sourceServers = ss;
   }
 
   /**

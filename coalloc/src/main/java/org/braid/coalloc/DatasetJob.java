@@ -89,29 +89,72 @@ final class DatasetJob {
             spec.journal() == null ? null : new DatasetJournal(spec.journal(), ticker)) {
       fetch = new DatasetFetch(spec, output, state, scheduler, pool, journal);
       fetch.milestones = milestones;
-      int skipped = prepareAndStart(output, state);
-      milestones.mark("prepared");
-      LOG.info(
-          "[{}] {} files into {}: {} verified earlier, {} at once",
-          id,
-          spec.files().size(),
-          output.dir,
-          skipped,
-          spec.concurrency());
+      Thread reader = null;
+      if (spec.feed() == null) {
+        prepared(prepareAndStart(output, state), output);
+      } else {
+        // the feed's files are read and prepared on a thread of their own while this one
+        // supervises the transfers that already run (measured rates, progress, the plan)
+        scheduler.preparing(true);
+        reading = true;
+        reader = new Thread(() -> readFeed(output, state), "braid-" + id + "-list");
+        reader.setDaemon(true);
+        reader.start();
+      }
       supervise(t0);
-      for (Thread w : workers) {
-        try {
-          w.join();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          cancel("interrupted");
-        }
+      if (reader != null) {
+        join(reader);
+      }
+      for (Thread w : workerThreads()) {
+        join(w);
+      }
+      if (feedFailure instanceof IOException e) {
+        throw e;
+      } else if (feedFailure instanceof RuntimeException e) {
+        throw e;
       }
       if (spec.progress() != null) {
         spec.progress().accept(scheduler.progress(0, (ticker.read() - t0) / 1e9));
       }
     }
     return DatasetReports.build(id, spec, scheduler, output.dir, start, (ticker.read() - t0) / 1e9);
+  }
+
+  private void join(Thread t) {
+    try {
+      t.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      cancel("interrupted");
+    }
+  }
+
+  private void prepared(int skipped, DatasetOutput output) {
+    milestones.mark("prepared");
+    LOG.info(
+        "[{}] {} files into {}: {} verified earlier, {} at once",
+        id,
+        spec.files().size(),
+        output.dir,
+        skipped,
+        spec.concurrency());
+  }
+
+  /** What stopped the reading of a feed's files (thrown by {@link #run}), or null. */
+  private volatile Exception feedFailure;
+
+  /** Whether a feed's files are still being read (the tenths of the files are not known yet). */
+  private volatile boolean reading;
+
+  /** Reads and prepares the feed's files (the reader thread). */
+  private void readFeed(DatasetOutput output, DatasetState state) {
+    try {
+      prepared(prepareAndStart(output, state), output);
+    } catch (IOException | RuntimeException e) {
+      feedFailure = e;
+    } finally {
+      reading = false;
+    }
   }
 
   /**
@@ -130,7 +173,11 @@ final class DatasetJob {
     try {
       return prepare(output, state);
     } catch (IOException | RuntimeException e) {
-      cancel("cannot prepare the files: " + OneLine.of(e));
+      String why = "cannot prepare the files: " + OneLine.of(e);
+      // bad input from a feed: the caller reports it (one line), the job only stops
+      cancelled = why;
+      scheduler.stop(
+          why, /* tell= */ !(spec.feed() != null && e instanceof IllegalArgumentException));
       joinWorkers();
       throw e;
     } finally {
@@ -140,13 +187,19 @@ final class DatasetJob {
   }
 
   private void joinWorkers() {
-    for (Thread w : workers) {
+    for (Thread w : workerThreads()) {
       try {
         w.join();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
       }
+    }
+  }
+
+  private List<Thread> workerThreads() {
+    synchronized (workers) {
+      return List.copyOf(workers);
     }
   }
 
@@ -164,14 +217,16 @@ final class DatasetJob {
 
   /**
    * Starts worker threads until there are enough for {@code n} files at once ({@link #threads};
-   * called from the job's thread only).
+   * from the job's thread or the reader of its feed).
    */
   private void spawn(int n) {
-    while (workers.size() < threads(n)) {
-      Thread w = new Thread(() -> work(fetch), "braid-" + id + "-w" + workers.size());
-      w.setDaemon(true);
-      workers.add(w);
-      w.start();
+    synchronized (workers) {
+      while (workers.size() < threads(n)) {
+        Thread w = new Thread(() -> work(fetch), "braid-" + id + "-w" + workers.size());
+        w.setDaemon(true);
+        workers.add(w);
+        w.start();
+      }
     }
   }
 
@@ -211,7 +266,9 @@ final class DatasetJob {
         apply(plan);
         plan = null;
       }
-      milestones.filesDone(spec.files().size() - scheduler.open(), spec.files().size());
+      if (!reading) {
+        milestones.filesDone(spec.files().size() - scheduler.open(), spec.files().size());
+      }
       long now = ticker.read();
       scheduler.sample(now);
       if (!reportWarm && now - t0 >= WARM_REPORT_NANOS) {
@@ -250,35 +307,64 @@ final class DatasetJob {
 
   /**
    * Marks the files that cannot be written (conflicting names) as failed and those verified by an
-   * earlier run as skipped; queues the others in order. Returns how many were skipped.
+   * earlier run as skipped; queues the others in order, reading a feed's files as it goes. Returns
+   * how many were skipped.
    */
   private int prepare(DatasetOutput output, DatasetState state) throws IOException {
-    Map<Integer, String> conflicts = DatasetOutput.conflicts(spec.files());
     Map<Path, Boolean> dirs = new HashMap<>();
-    int skipped = 0;
-    int queued = 0;
-    for (int i = 0; i < spec.files().size(); i++) {
-      DatasetFile f = spec.files().get(i);
-      if (conflicts.containsKey(i)) {
-        scheduler.prepared(i, DatasetFileState.FAILED, "cannot write it: " + conflicts.get(i));
-        continue;
+    int[] counts = new int[2]; // skipped, queued
+    if (spec.feed() == null) {
+      Map<Integer, String> conflicts = DatasetOutput.conflicts(spec.files());
+      for (int i = 0; i < spec.files().size(); i++) {
+        prepare(i, conflicts.get(i), output, state, dirs, counts);
       }
-      if (spec.resume() && !output.parentExists(f.path(), dirs)) {
-        queued = queue(i, queued); // nothing of it on disk yet: no look at each file
-        continue;
-      }
-      if (spec.resume() && verified(output, state, f, i)) {
-        skipped++;
-        continue;
-      }
-      if (spec.resume()) {
-        Path target = output.target(f.path());
-        Path ctl = target.resolveSibling(target.getFileName() + ".braid-ctl");
-        scheduler.state(i).resumable = Files.isRegularFile(ctl, LinkOption.NOFOLLOW_LINKS);
-      }
-      queued = queue(i, queued);
+      return counts[0];
     }
-    return skipped;
+    DatasetClaims claims = new DatasetClaims();
+    DatasetFileList list = spec.fileList();
+    for (int i = 0; cancelled == null; i++) {
+      if (i == list.size()) {
+        spawn(spec.concurrency()); // the files queued so far go out while the feed is read
+        DatasetFile f = spec.feed().next();
+        if (f == null) {
+          break;
+        }
+        list.append(f);
+        scheduler.arrived(i);
+      }
+      prepare(i, claims.claim(list.get(i).path()), output, state, dirs, counts);
+    }
+    return counts[0];
+  }
+
+  /** Prepares file {@code i}, which cannot be written when {@code conflict} is not null. */
+  private void prepare(
+      int i,
+      String conflict,
+      DatasetOutput output,
+      DatasetState state,
+      Map<Path, Boolean> dirs,
+      int[] counts)
+      throws IOException {
+    DatasetFile f = spec.files().get(i);
+    if (conflict != null) {
+      scheduler.prepared(i, DatasetFileState.FAILED, "cannot write it: " + conflict);
+      return;
+    }
+    if (spec.resume() && !output.parentExists(f.path(), dirs)) {
+      counts[1] = queue(i, counts[1]); // nothing of it on disk yet: no look at each file
+      return;
+    }
+    if (spec.resume() && verified(output, state, f, i)) {
+      counts[0]++;
+      return;
+    }
+    if (spec.resume()) {
+      Path target = output.target(f.path());
+      Path ctl = target.resolveSibling(target.getFileName() + ".braid-ctl");
+      scheduler.state(i).resumable = Files.isRegularFile(ctl, LinkOption.NOFOLLOW_LINKS);
+    }
+    counts[1] = queue(i, counts[1]);
   }
 
   /**
@@ -347,9 +433,12 @@ final class DatasetJob {
    * may call for ({@link #defaultConcurrency}: at most 64) when it chooses it.
    */
   static int maxWorkers(DatasetSpec spec) {
-    return spec.autoConcurrency() && spec.arriving() != null
-        ? Math.max(spec.concurrency(), Math.min(64, spec.files().size()))
-        : spec.concurrency();
+    if (!spec.autoConcurrency() || spec.arriving() == null) {
+      return spec.concurrency();
+    }
+    // a feed's files are not all known yet: as many as the most a plan may call for
+    return Math.max(
+        spec.concurrency(), spec.feed() != null ? 64 : Math.min(64, spec.files().size()));
   }
 
   /** See {@link Dataset#defaultConcurrency}. */

@@ -2,6 +2,7 @@ package org.braid.coalloc;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,9 +51,11 @@ final class DatasetScheduler {
 
   private final String id;
   private final List<DatasetFile> files;
-  private final DatasetFileState[] states;
+  private DatasetFileState[] states; // grown as a feed adds files ({@link #arrived})
   private final Map<String, DatasetServer> servers = new LinkedHashMap<>();
-  private final DatasetServer[][] sourceServers;
+  private DatasetServer[][] sourceServers;
+  private final Map<String, Double> predicted;
+  private int known; // files registered: states and sourceServers below this are set
   private final ArrayDeque<Integer> pending = new ArrayDeque<>();
   private final List<DatasetTask> running = new ArrayList<>();
   private int concurrency;
@@ -78,16 +81,15 @@ final class DatasetScheduler {
   DatasetScheduler(String id, DatasetSpec spec, Map<String, Double> predicted) {
     this.id = id;
     this.files = spec.files();
+    this.predicted = predicted;
     this.states = new DatasetFileState[files.size()];
     this.sourceServers = new DatasetServer[files.size()][];
     this.concurrency = spec.concurrency();
     this.autoConcurrency = spec.autoConcurrency() && spec.arriving() != null;
     this.workers = DatasetJob.maxWorkers(spec);
     this.ticker = spec.ticker();
-    for (int i = 0; i < files.size(); i++) {
-      states[i] = new DatasetFileState();
-      states[i].size = files.get(i).size();
-      sourceServers[i] = DatasetServer.of(files.get(i), servers, predicted);
+    while (known < files.size()) {
+      register(known);
     }
     this.estimates = new DatasetEstimates(servers.values(), running);
     this.chooser =
@@ -97,6 +99,31 @@ final class DatasetScheduler {
         new DatasetTally(
             id, servers, tries > 0 ? tries : MAX_STREAK, spec.guards().maxRetryAfter());
     this.maxRounds = tries > 0 ? tries : MAX_ROUNDS;
+  }
+
+  private void register(int i) {
+    if (i == states.length) {
+      int n = Math.max(16, 2 * i);
+      states = Arrays.copyOf(states, n);
+      sourceServers = Arrays.copyOf(sourceServers, n);
+      if (chooser != null) {
+        chooser.sources(sourceServers);
+      }
+    }
+    states[i] = new DatasetFileState();
+    states[i].size = files.get(i).size();
+    sourceServers[i] = DatasetServer.of(files.get(i), servers, predicted);
+    known = i + 1;
+  }
+
+  /**
+   * Registers the files a feed appended to the job's list up to {@code file} (before they are
+   * {@link #prepared}); their new servers join the job.
+   */
+  synchronized void arrived(int file) {
+    while (known <= file) {
+      register(known);
+    }
   }
 
   /** Files not yet done (queued or in flight). */
@@ -413,9 +440,16 @@ final class DatasetScheduler {
 
   /** Stops the job: no new task; running ones are cancelled. */
   synchronized void stop(String why) {
+    stop(why, /* tell= */ true);
+  }
+
+  /** Stops the job, logging why when {@code tell} (not when the caller reports it itself). */
+  synchronized void stop(String why, boolean tell) {
     if (stopped == null) {
       stopped = why;
-      LOG.warn("[{}] stopping: {}", id, why);
+      if (tell) {
+        LOG.warn("[{}] stopping: {}", id, why);
+      }
     }
     for (DatasetTask t : running) {
       t.cancel();
@@ -469,7 +503,8 @@ final class DatasetScheduler {
 
   /** A progress snapshot (files and bytes done, in flight). */
   synchronized DatasetProgress progress(double rate, double elapsed) {
-    return DatasetEstimates.progress(states, running, rate, elapsed);
+    return DatasetEstimates.progress(
+        known == states.length ? states : Arrays.copyOf(states, known), running, rate, elapsed);
   }
 
   /**

@@ -31,6 +31,7 @@ import java.util.function.Function;
  *     {@code Retry-After} honoured; {@link Guards#maxTries()} 0 for the dataset's defaults (see
  *     {@link Dataset.Builder#maxTries})
  * @param arriving a batch plan still being made, applied when it arrives, or null
+ * @param feed more files, read while the job runs and appended to {@code files}, or null
  */
 record DatasetSpec(
     List<DatasetFile> files,
@@ -48,10 +49,16 @@ record DatasetSpec(
     Consumer<DatasetProgress> progress,
     Function<URI, RangeSource> sourceFactory,
     Guards guards,
-    CompletionStage<DatasetOrder> arriving) {
+    CompletionStage<DatasetOrder> arriving,
+    DatasetFeed feed) {
 
   DatasetSpec {
-    files = List.copyOf(files);
+    files = DatasetFileList.of(files);
     rates = List.copyOf(rates);
+  }
+
+  /** The files as the list a {@link #feed} appends to. */
+  DatasetFileList fileList() {
+    return (DatasetFileList) files;
   }
 }

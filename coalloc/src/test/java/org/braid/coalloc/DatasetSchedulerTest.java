@@ -53,6 +53,7 @@ class DatasetSchedulerTest {
             null,
             null,
             Guards.DEFAULT,
+            null,
             null);
     return new DatasetScheduler("test", spec, predicted);
   }

@@ -202,6 +202,34 @@ public final class Catalogs {
   }
 
   /**
+   * Opens an input list as {@link #readInputList} reads it, to be read entry by entry: the file is
+   * read now (its size checked), each entry is parsed and checked when {@link CatalogEntries#next}
+   * reaches it, with the same errors, and an empty list fails at the first call.
+   *
+   * @throws CatalogException if the file is missing or too large
+   */
+  public static CatalogEntries openInputList(Path file, CatalogLimits limits)
+      throws CatalogException {
+    String text = new String(bytes(file, limits), StandardCharsets.UTF_8);
+    String source = file.toString();
+    InputList l = new InputList(source, limits);
+    l.start(text);
+    return new CatalogEntries() {
+      private boolean any;
+
+      @Override
+      public CatalogFile next() throws CatalogException {
+        CatalogFile f = l.next();
+        if (f == null && !any) {
+          throw new CatalogException(source + ": no URL in the list");
+        }
+        any = true;
+        return f;
+      }
+    };
+  }
+
+  /**
    * Parses an aria2-style input list; see {@link #readInputList}.
    *
    * @throws CatalogException if it is malformed (naming the line)

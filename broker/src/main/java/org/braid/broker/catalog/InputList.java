@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -17,7 +18,8 @@ import java.util.Set;
  * (a relative directory the name goes under) and {@code checksum=TYPE=HEX} (e.g. {@code
  * sha-256=9f86...}, repeatable). aria2's transfer-tuning options ({@link #IGNORED}) are accepted
  * and ignored (braid tunes itself); any other option is an error naming the line. Blank lines and
- * lines starting with {@code #} are skipped. Not thread-safe (one parse per instance).
+ * lines starting with {@code #} are skipped. Read whole ({@link #parse}) or entry by entry ({@link
+ * #start}, {@link #next}). Not thread-safe (one parse per instance).
  */
 final class InputList {
 
@@ -43,7 +45,7 @@ final class InputList {
 
   private final String source;
   private final CatalogLimits limits;
-  private final Map<String, CatalogFile> files = new LinkedHashMap<>();
+  private final Set<String> names = new HashSet<>();
 
   private List<Replica> urls;
   private int entryLine;
@@ -57,13 +59,47 @@ final class InputList {
   }
 
   ReplicaCatalog parse(String text) throws CatalogException {
+    start(text);
+    Map<String, CatalogFile> all = new LinkedHashMap<>();
+    for (CatalogFile f = next(); f != null; f = next()) {
+      all.put(f.name(), f);
+    }
+    if (all.isEmpty()) {
+      throw new CatalogException(source + ": no URL in the list");
+    }
+    return new ReplicaCatalog(all, Map.of());
+  }
+
+  // the text being read and where the next line starts (next() reads on from there)
+  private String text;
+  private char[] cs;
+  private int at;
+  private int lineNo;
+  private CatalogFile ready;
+
+  /** Starts reading {@code text} entry by entry ({@link #next()}). */
+  void start(String t) {
     // one char[] for the whole list: the loops below index it rather than call charAt per
     // character, which in a cold JVM (interpreted) is most of the cost of a long list
-    char[] cs = text.toCharArray();
-    int lineNo = 0;
-    for (int start = 0, end; start <= cs.length; start = end + 1) {
-      end = text.indexOf('\n', start);
+    this.text = t;
+    this.cs = t.toCharArray();
+    this.at = 0;
+    this.lineNo = 0;
+  }
+
+  /**
+   * The next entry of the text given to {@link #start}, or null at its end: an entry is read up to
+   * the next entry line (its option lines follow it), so a bad line is found when the reading gets
+   * there.
+   *
+   * @throws CatalogException naming the line of the first problem
+   */
+  CatalogFile next() throws CatalogException {
+    while (ready == null && at <= cs.length) {
+      int start = at;
+      int end = text.indexOf('\n', start);
       end = end < 0 ? cs.length : end;
+      at = end + 1;
       int stop = end > start && cs[end - 1] == '\r' ? end - 1 : end;
       lineNo++;
       int from = start;
@@ -84,11 +120,12 @@ final class InputList {
         entry(text, cs, from, to, lineNo);
       }
     }
-    finish();
-    if (files.isEmpty()) {
-      throw new CatalogException(source + ": no URL in the list");
+    if (ready == null) {
+      finish(); // the last entry
     }
-    return new ReplicaCatalog(files, Map.of());
+    CatalogFile f = ready;
+    ready = null;
+    return f;
   }
 
   /**
@@ -96,7 +133,7 @@ final class InputList {
    * URLs, separated by tabs or spaces.
    */
   private void entry(String text, char[] cs, int from, int to, int lineNo) throws CatalogException {
-    if (files.size() >= limits.maxFiles()) {
+    if (names.size() >= limits.maxFiles()) {
       throw new CatalogException(
           source + ":" + lineNo + ": more than " + limits.maxFiles() + " files");
     }
@@ -199,10 +236,10 @@ final class InputList {
       name = (dir.endsWith("/") ? dir : dir + "/") + name;
     }
     Catalogs.checkName(name, where);
-    if (files.containsKey(name)) {
+    if (!names.add(name)) {
       throw new CatalogException(where + ": output name " + name + " is used twice");
     }
-    files.put(name, new CatalogFile(name, -1, hashes, null, urls));
+    ready = new CatalogFile(name, -1, hashes, null, urls);
     urls = null;
   }
 

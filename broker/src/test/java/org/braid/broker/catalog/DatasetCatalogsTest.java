@@ -6,9 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Catalogs as datasets: selections, named datasets, aria2 input lists, checksum lists. */
 class DatasetCatalogsTest {
@@ -116,33 +120,12 @@ class DatasetCatalogsTest {
     assertTrue(e.getMessage().startsWith("in.txt:3:"), e.getMessage());
   }
 
+  private static final CatalogLimits TWO_URLS = new CatalogLimits(16L << 20, 100_000, 2, 1_000_000);
+
   @Test
   void inputList_badLines_nameTheLine() {
-    CatalogLimits limits = new CatalogLimits(16L << 20, 100_000, 2, 1_000_000);
-    String[][] cases = {
-      {"http://a/x\n  out=../../etc/passwd\n", "in.txt:1", "path traversal"},
-      {"http://a/x\n  bogus=1\n", "in.txt:2", "unknown option 'bogus'"},
-      {"  out=x\n", "in.txt:1", "before the first URL"},
-      {"http://a/x\n  checksum=sha-256\n", "in.txt:2", "TYPE=HEX"},
-      {"http://a/x\nhttp://b/x\n", "in.txt:2", "used twice"},
-      {"http://a/dir/\n", "in.txt:1", "names a directory"},
-      {"javascript:alert(1)\n", "in.txt:1", "scheme"},
-      {"\n# nothing\n", "in.txt", "no URL"},
-      {"http://a/x \t\thttp://a/./x\n", "in.txt:1", "URL listed twice: http://a/./x"},
-      {"http://a/x\n  checksum=sha-256=AB-12\n", "in.txt:2", "TYPE=HEX"},
-      {"http://a/x\n  checksum=md5=" + "a".repeat(257) + "\n", "in.txt:2", "TYPE=HEX"},
-      {"http://a/x\n  out=a//b\n", "in.txt:1", "empty segments"},
-      {"http://a/x\n  out=a/./b\n", "in.txt:1", "'.'"},
-      {"http://a/x\n  out=a\\b\n", "in.txt:1", "backslash"},
-      {"http://a/x\u0001y\n", "in.txt:1", "control characters"},
-      {"http://a/x\u007fy\n", "in.txt:1", "control characters"},
-      // the same URL told apart from another by host and port first: case of scheme and host
-      {"http://a/x HTTP://A/x\n", "in.txt:1", "URL listed twice: HTTP://A/x"},
-      {"http://a:8080/x http://A:8080/x\n", "in.txt:1", "URL listed twice"},
-      {"file:///d/x file:///d/./x\n", "in.txt:1", "URL listed twice"},
-      {"http://a/1 http://a/2 http://a/3\n", "in.txt:1", "more than 2 URLs"},
-    };
-    for (String[] c : cases) {
+    CatalogLimits limits = TWO_URLS;
+    for (String[] c : BAD_LINES) {
       CatalogException e =
           assertThrows(
               CatalogException.class, () -> Catalogs.parseInputList(c[0], "in.txt", limits), c[0]);
@@ -150,6 +133,73 @@ class DatasetCatalogsTest {
       assertTrue(e.getMessage().contains(c[2]), e.getMessage());
     }
   }
+
+  @Test
+  void inputList_readEntryByEntry_givesTheSameFilesAndErrorsWhenItGetsThere(@TempDir Path dir)
+      throws Exception {
+    String good =
+        "http://a/0\n  out=zero\nhttp://a/1 http://b/1\n  checksum=sha-256="
+            + "ab".repeat(32)
+            + "\n";
+    for (String[] c : BAD_LINES) {
+      // after two good entries: the same error as a whole parse (or the same files, where the
+      // line is good there), found when the reading gets to it
+      String text = good + c[0];
+      Path f = Files.writeString(dir.resolve("in.txt"), text);
+      String wholeError = null;
+      List<String> whole = null;
+      try {
+        whole = List.copyOf(Catalogs.parseInputList(text, f.toString(), TWO_URLS).files().keySet());
+      } catch (CatalogException e) {
+        wholeError = e.getMessage();
+      }
+      String error = null;
+      List<String> read = new ArrayList<>();
+      CatalogEntries entries = Catalogs.openInputList(f, TWO_URLS);
+      try {
+        for (CatalogFile x = entries.next(); x != null; x = entries.next()) {
+          read.add(x.name());
+        }
+      } catch (CatalogException e) {
+        error = e.getMessage();
+      }
+      assertEquals(wholeError, error, c[0]);
+      if (whole != null) {
+        assertEquals(whole, read, c[0]);
+      } else {
+        int n = Math.min(2, read.size()); // the entries before the bad line were read
+        assertEquals(List.of("zero", "1").subList(0, n), read.subList(0, n), c[0]);
+      }
+    }
+    Path empty = Files.writeString(dir.resolve("empty.txt"), "\n# nothing\n");
+    CatalogException e =
+        assertThrows(CatalogException.class, () -> Catalogs.openInputList(empty, TWO_URLS).next());
+    assertEquals(empty + ": no URL in the list", e.getMessage());
+  }
+
+  private static final String[][] BAD_LINES = {
+    {"http://a/x\n  out=../../etc/passwd\n", "in.txt:1", "path traversal"},
+    {"http://a/x\n  bogus=1\n", "in.txt:2", "unknown option 'bogus'"},
+    {"  out=x\n", "in.txt:1", "before the first URL"},
+    {"http://a/x\n  checksum=sha-256\n", "in.txt:2", "TYPE=HEX"},
+    {"http://a/x\nhttp://b/x\n", "in.txt:2", "used twice"},
+    {"http://a/dir/\n", "in.txt:1", "names a directory"},
+    {"javascript:alert(1)\n", "in.txt:1", "scheme"},
+    {"\n# nothing\n", "in.txt", "no URL"},
+    {"http://a/x \t\thttp://a/./x\n", "in.txt:1", "URL listed twice: http://a/./x"},
+    {"http://a/x\n  checksum=sha-256=AB-12\n", "in.txt:2", "TYPE=HEX"},
+    {"http://a/x\n  checksum=md5=" + "a".repeat(257) + "\n", "in.txt:2", "TYPE=HEX"},
+    {"http://a/x\n  out=a//b\n", "in.txt:1", "empty segments"},
+    {"http://a/x\n  out=a/./b\n", "in.txt:1", "'.'"},
+    {"http://a/x\n  out=a\\b\n", "in.txt:1", "backslash"},
+    {"http://a/x\u0001y\n", "in.txt:1", "control characters"},
+    {"http://a/x\u007fy\n", "in.txt:1", "control characters"},
+    // the same URL told apart from another by host and port first: case of scheme and host
+    {"http://a/x HTTP://A/x\n", "in.txt:1", "URL listed twice: HTTP://A/x"},
+    {"http://a:8080/x http://A:8080/x\n", "in.txt:1", "URL listed twice"},
+    {"file:///d/x file:///d/./x\n", "in.txt:1", "URL listed twice"},
+    {"http://a/1 http://a/2 http://a/3\n", "in.txt:1", "more than 2 URLs"},
+  };
 
   @Test
   void checksumList_gnuAndBsdFormats() throws Exception {
