@@ -188,15 +188,6 @@ final class DatasetServer {
   }
 
   /**
-   * The rate each of the server's running requests gets: its share of the server's rate, at most
-   * the rate of one request as measured.
-   */
-  double runningRate(double fallback) {
-    double share = rate(fallback) / Math.max(1, running);
-    return flow > 0 ? Math.min(share, flow) : share;
-  }
-
-  /**
    * Records a request that delivered, with its latency to the first byte in seconds (negative:
    * unknown). The request latency is the shortest of the last {@value #LATENCY_WINDOW}: a first
    * byte that came late because the server's link was busy with the other files in flight is
