@@ -8,6 +8,8 @@ Usage: dataset-links.py sample DEV... > SAMPLES   (in the client namespace: read
        dataset-links.py threads CONTENDER > SAMPLES   (BENCH_PROBE=1: every 20 ms, the threads of
          the contender's processes and of the GridFTP and nginx servers by state and kernel wait
          channel, "t comm:state:wchan=count ...")
+       dataset-links.py gaps LINKS [SECONDS]   (a kept sample file, BENCH_LOGS=1: each link's
+         pauses of at least SECONDS, 0.1 by default, as "start+length" in seconds from the run's start)
        dataset-links.py disk DIR > SAMPLES   (BENCH_PROBE=1: every 20 ms a file created, written,
          renamed and removed in DIR; "t seconds" for each that took 20 ms or more)
 The summary is one line: per link, first and last byte in seconds since START, idle time over
@@ -108,6 +110,36 @@ def disk(directory):
         time.sleep(PERIOD)
 
 
+def gaps(path, least):
+    """The pauses of at least LEAST seconds on each link of a kept sample file (BENCH_LOGS=1:
+    logs/SET-CONTENDER-REP.links, whose first line gives the run's start): "m1 12.34+0.56 ..." for a
+    pause from 12.34 s after the start lasting 0.56 s. Pauses on every link at once point at the
+    client; on one link, at its mirror or the schedule."""
+    rows = []
+    start = None
+    with open(path) as f:
+        for line in f:
+            p = line.split()
+            if line.startswith("#"):
+                start = float(p[2])
+                continue
+            rows.append((float(p[0]), [int(x) for x in p[1:]]))
+    if not rows:
+        return "no samples"
+    start = rows[0][0] if start is None else start
+    out = []
+    for k in range(len(rows[0][1])):
+        last = None
+        pauses = []
+        for (t, v), (t2, v2) in zip(rows, rows[1:]):
+            if v2[k] - v[k] > 2000:
+                if last is not None and t - last >= least:
+                    pauses.append("%.2f+%.2f" % (last - start, t - last))
+                last = t2
+        out.append("m%d %s" % (k + 1, " ".join(pauses) or "-"))
+    return "\n".join(out)
+
+
 def summary(path, start, end):
     rows = []
     with open(path) as f:
@@ -170,6 +202,8 @@ def summary(path, start, end):
 if __name__ == "__main__":
     if sys.argv[1] == "sample":
         sample(sys.argv[2:])
+    elif sys.argv[1] == "gaps":
+        print(gaps(sys.argv[2], float(sys.argv[3]) if len(sys.argv) > 3 else 0.1))
     elif sys.argv[1] == "disk":
         disk(sys.argv[2])
     elif sys.argv[1] == "threads":

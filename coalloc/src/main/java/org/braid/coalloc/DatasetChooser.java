@@ -146,6 +146,24 @@ final class DatasetChooser {
     }
   }
 
+  /**
+   * Whether the planned single-server task goes to a busy server while one of its file's other
+   * servers stands idle: at the job's end ({@link #preferIdle} found that server too slow for the
+   * file), when the idle server had better take over part of a running file ({@link #split}) than
+   * wait for the last file to start.
+   */
+  boolean leavesIdle(DatasetTask t, long now) {
+    if (t.mode != DatasetTask.Mode.SINGLE || t.servers.get(0).running == 0) {
+      return false;
+    }
+    for (DatasetServer s : sourceServers[t.file]) {
+      if (s.running == 0 && s.usable(now) && s != t.servers.get(0)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Files in flight each server is kept at when it can take them ({@link #preferIdle}). */
   static final int MIN_IN_FLIGHT = 2;
 
@@ -183,6 +201,7 @@ final class DatasetChooser {
     DatasetTask pick = null;
     int pickSource = -1;
     long pickAt = -1;
+    double pickEnd = 0;
     double gain = MIN_SPLIT_GAIN;
     for (DatasetTask t : running) {
       if (t.mode == DatasetTask.Mode.DOWNLOAD
@@ -219,6 +238,7 @@ final class DatasetChooser {
           pick = t;
           pickSource = k;
           pickAt = at;
+          pickEnd = left - g;
           gain = g;
         }
       }
@@ -251,11 +271,7 @@ final class DatasetChooser {
         piece.stop(),
         piece.servers.get(0).key,
         pick.servers.get(0).key,
-        String.format(
-            Locale.ROOT,
-            "%.2f",
-            (pickAt - pick.from - pick.received)
-                / Math.max(1.0, pick.received / ((now - pick.firstByteNanos) / 1e9))));
+        String.format(Locale.ROOT, "%.2f", pickEnd));
     return piece;
   }
 

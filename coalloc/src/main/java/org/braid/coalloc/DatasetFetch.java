@@ -52,6 +52,9 @@ final class DatasetFetch {
   /** Told of the job's first body byte (set by the job before any task runs). */
   DatasetMilestones milestones = DatasetMilestones.NONE;
 
+  /** Told of the first body byte of each file (the job starts its other workers then). */
+  volatile Runnable onFirstByte;
+
   DatasetFetch(
       DatasetSpec spec,
       DatasetOutput output,
@@ -256,6 +259,10 @@ final class DatasetFetch {
       if (t.firstByteNanos < 0) {
         t.firstByteNanos = spec.ticker().read();
         milestones.firstByte();
+        Runnable r = onFirstByte;
+        if (r != null) {
+          r.run();
+        }
       }
       server.delivered.add(n);
       int keep = t.accept(got[0], n); // the bytes past a cut are another server's

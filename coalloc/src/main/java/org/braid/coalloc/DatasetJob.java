@@ -89,6 +89,9 @@ final class DatasetJob {
             spec.journal() == null ? null : new DatasetJournal(spec.journal(), ticker)) {
       fetch = new DatasetFetch(spec, output, state, scheduler, pool, journal);
       fetch.milestones = milestones;
+      if (FIRST_WAVE) {
+        fetch.onFirstByte = this::spawnAll;
+      }
       Thread reader = null;
       if (spec.feed() == null) {
         prepared(prepareAndStart(output, state), output);
@@ -182,7 +185,7 @@ final class DatasetJob {
       throw e;
     } finally {
       scheduler.preparing(false);
-      spawn(spec.concurrency());
+      start();
     }
   }
 
@@ -215,6 +218,50 @@ final class DatasetJob {
     return concurrency + Math.min(SPARE_WORKERS, concurrency);
   }
 
+  /** Whether the first requests go out one per server before the others (A/B switch). */
+  static final boolean FIRST_WAVE = !"false".equals(System.getProperty("braid.firstWave"));
+
+  /** The most time the other workers wait for the first wave's first byte. */
+  static final long FIRST_WAVE_NANOS = TimeUnit.MILLISECONDS.toNanos(300);
+
+  private volatile boolean all = !FIRST_WAVE;
+  private volatile long firstWaveNanos = -1;
+
+  /**
+   * Starts the workers: with the first wave, one per server known (the others once a first body
+   * byte arrives, a task ends or {@link #FIRST_WAVE_NANOS} passed), so that on a cold JVM's two
+   * busy cores every server's first request gets the CPU before the rest of the job's.
+   */
+  private void start() {
+    if (all) {
+      spawn(spec.concurrency());
+      return;
+    }
+    synchronized (workers) {
+      if (firstWaveNanos < 0) {
+        firstWaveNanos = ticker.read();
+      }
+      int n = Math.min(spec.concurrency(), Math.max(1, scheduler.servers().size()));
+      while (workers.size() < n) {
+        spawnOne();
+      }
+    }
+  }
+
+  private void spawnAll() {
+    if (!all) {
+      all = true;
+      spawn(scheduler.concurrency());
+    }
+  }
+
+  private void spawnOne() {
+    Thread w = new Thread(() -> work(fetch), "braid-" + id + "-w" + workers.size());
+    w.setDaemon(true);
+    workers.add(w);
+    w.start();
+  }
+
   /**
    * Starts worker threads until there are enough for {@code n} files at once ({@link #threads};
    * from the job's thread or the reader of its feed).
@@ -222,10 +269,7 @@ final class DatasetJob {
   private void spawn(int n) {
     synchronized (workers) {
       while (workers.size() < threads(n)) {
-        Thread w = new Thread(() -> work(fetch), "braid-" + id + "-w" + workers.size());
-        w.setDaemon(true);
-        workers.add(w);
-        w.start();
+        spawnOne();
       }
     }
   }
@@ -244,6 +288,9 @@ final class DatasetJob {
       }
       milestones.firstRequest();
       scheduler.finished(t, fetch.run(t, buf));
+      if (!all) {
+        spawnAll();
+      }
     }
   }
 
@@ -270,6 +317,10 @@ final class DatasetJob {
         milestones.filesDone(spec.files().size() - scheduler.open(), spec.files().size());
       }
       long now = ticker.read();
+      long wave = firstWaveNanos;
+      if (!all && wave >= 0 && now - wave >= FIRST_WAVE_NANOS) {
+        spawnAll();
+      }
       scheduler.sample(now);
       if (!reportWarm && now - t0 >= WARM_REPORT_NANOS) {
         reportWarm = true;
@@ -324,7 +375,7 @@ final class DatasetJob {
     DatasetFileList list = spec.fileList();
     for (int i = 0; cancelled == null; i++) {
       if (i == list.size()) {
-        spawn(spec.concurrency()); // the files queued so far go out while the feed is read
+        start(); // the files queued so far go out while the feed is read
         DatasetFile f = spec.feed().next();
         if (f == null) {
           break;
@@ -373,7 +424,7 @@ final class DatasetJob {
   private int queue(int i, int queued) {
     scheduler.prepared(i, null, null);
     if (queued + 1 == HEAD_START) {
-      spawn(spec.concurrency());
+      start();
     }
     return queued + 1;
   }

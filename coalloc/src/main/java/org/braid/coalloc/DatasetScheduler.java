@@ -111,15 +111,8 @@ final class DatasetScheduler {
       }
     }
     states[i] = new DatasetFileState();
-    DatasetFile f = files.get(i);
-    states[i].size = f.size();
-    DatasetServer[] ss = new DatasetServer[f.sources().size()];
-    for (int k = 0; k < ss.length; k++) {
-      String key = DatasetServer.key(f.sources().get(k), f.path());
-      ss[k] =
-          servers.computeIfAbsent(key, x -> new DatasetServer(x, predicted.getOrDefault(x, 0.0)));
-    }
-    sourceServers[i] = ss;
+    states[i].size = files.get(i).size();
+    sourceServers[i] = DatasetServer.of(files.get(i), servers, predicted);
     known = i + 1;
   }
 
@@ -198,6 +191,14 @@ final class DatasetScheduler {
       return null;
     }
     DatasetTask t = fromPending(now);
+    if (t != null && !preparing && chooser.leavesIdle(t, now)) {
+      // the job's last files: an idle server too slow for any of them takes part of a running one
+      DatasetTask piece = chooser.split(running, this::candidates, now);
+      if (piece != null) {
+        pending.addFirst(t.file);
+        t = piece;
+      }
+    }
     if (t == null && pending.isEmpty() && !preparing) {
       t = chooser.split(running, this::candidates, now);
     }
@@ -302,7 +303,7 @@ final class DatasetScheduler {
       t.twin.twin = null;
     }
     if (o.size() >= 0) {
-      sized(st, o.size());
+      estimates.sized(st, o.size());
     }
     if (o.ok()) {
       succeeded(t, o, now);
@@ -331,6 +332,7 @@ final class DatasetScheduler {
       t.released = true;
       released++;
       long now = ticker.read();
+      t.releasedNanos = now;
       for (DatasetServer s : t.servers) {
         s.ended(now);
       }
@@ -414,19 +416,6 @@ final class DatasetScheduler {
   }
 
   /**
-   * Records a file's size now known; the estimates count it if the file is still open (queued, in
-   * flight, or being committed by the task that just fetched it: counting only the first left the
-   * job's time left at about half the dataset's bytes to the end, as every file fetched whole was
-   * taken off the known bytes without ever being added).
-   */
-  private void sized(DatasetFileState st, long size) {
-    if (st.size < 0 && (st.status == null || st.status.equals(COMMITTING))) {
-      estimates.sized(size);
-    }
-    st.size = size;
-  }
-
-  /**
    * Whether a file planned without a size stays on the server whose answer just told its size
    * ({@code size}, at least {@link #COALLOCATE_MIN}): yes when that server would finish it (after
    * its other files in flight) within the time the whole job still needs by the current estimates,
@@ -438,7 +427,7 @@ final class DatasetScheduler {
     t.size = size; // in the server's backlog at its size, less what arrived already
     boolean keep = chooser.keep(t, ticker.read());
     if (keep) {
-      sized(states[t.file], size);
+      estimates.sized(states[t.file], size);
     } else {
       t.size = -1;
     }

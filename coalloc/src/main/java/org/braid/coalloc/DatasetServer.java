@@ -3,6 +3,7 @@ package org.braid.coalloc;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -58,6 +59,21 @@ final class DatasetServer {
   DatasetServer(String key, double predicted) {
     this.key = key;
     this.predicted = predicted;
+  }
+
+  /**
+   * The servers of the file's sources, in their order: those already in {@code servers} (by {@link
+   * #key}), others added there with their predicted rate (0 when none).
+   */
+  static DatasetServer[] of(
+      DatasetFile f, Map<String, DatasetServer> servers, Map<String, Double> predicted) {
+    DatasetServer[] ss = new DatasetServer[f.sources().size()];
+    for (int k = 0; k < ss.length; k++) {
+      String key = key(f.sources().get(k), f.path());
+      ss[k] =
+          servers.computeIfAbsent(key, x -> new DatasetServer(x, predicted.getOrDefault(x, 0.0)));
+    }
+    return ss;
   }
 
   /**
@@ -168,15 +184,6 @@ final class DatasetServer {
    */
   double requestRate(double fallback) {
     double share = rate(fallback) / (running + 1);
-    return flow > 0 ? Math.min(share, flow) : share;
-  }
-
-  /**
-   * The rate each of the server's running requests gets: its share of the server's rate, at most
-   * the rate of one request as measured.
-   */
-  double runningRate(double fallback) {
-    double share = rate(fallback) / Math.max(1, running);
     return flow > 0 ? Math.min(share, flow) : share;
   }
 

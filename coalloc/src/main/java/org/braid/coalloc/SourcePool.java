@@ -86,13 +86,37 @@ final class SourcePool implements Closeable {
             || scheme.equals("davs"))) {
       return null;
     }
+    String key = DatasetServer.key(uri, "");
     synchronized (this) {
       if (closed) {
         throw new IllegalStateException("the job's connections are closed");
       }
-      return http.computeIfAbsent(
-          DatasetServer.key(uri, ""), k -> HttpRangeSource.client(uri, options, connections));
+      CloseableHttpClient c = http.get(key);
+      if (c != null) {
+        return c;
+      }
     }
+    // built outside the lock: the first requests of a job, one per server, make their servers'
+    // clients at once rather than one after the other (each some milliseconds on a cold JVM)
+    CloseableHttpClient made = HttpRangeSource.client(uri, options, connections);
+    CloseableHttpClient kept;
+    boolean open;
+    synchronized (this) {
+      open = !closed;
+      kept = open ? http.putIfAbsent(key, made) : null;
+    }
+    if (open && kept == null) {
+      return made;
+    }
+    try {
+      made.close(); // another thread's came first (or the pool closed): no connection was made
+    } catch (IOException e) {
+      // nothing to release
+    }
+    if (kept == null) {
+      throw new IllegalStateException("the job's connections are closed");
+    }
+    return kept;
   }
 
   /** How many servers have shared connections (tests). */

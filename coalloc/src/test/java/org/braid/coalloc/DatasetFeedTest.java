@@ -8,13 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -199,6 +202,74 @@ class DatasetFeedTest {
     assertTrue(failed.get("x").contains("its temporary file would be 'x.part'"), failed.toString());
     assertTrue(failed.get("y.braid-ctl").contains("temporary file of 'y'"), failed.toString());
     assertEquals(4, r.count("fetched"));
+  }
+
+  @Test
+  void theFirstRequests_oneToEachServer_beforeTheOthers() throws Exception {
+    // four replicas of every file; the first request to each is held 100 ms, well within the
+    // 300 ms after which the other workers start anyway
+    List<Path> roots = new ArrayList<>();
+    for (String r : List.of("b", "c", "d")) {
+      Path root = dir.resolve(r);
+      for (DatasetFile f : files) {
+        Files.createDirectories(root.resolve(f.path()).getParent());
+        Files.copy(a.resolve(f.path()), root.resolve(f.path()));
+      }
+      roots.add(root);
+    }
+    List<DatasetFile> four = new ArrayList<>();
+    for (DatasetFile f : files) {
+      List<URI> s = new ArrayList<>(f.sources());
+      for (Path root : roots) {
+        s.add(root.resolve(f.path()).toUri());
+      }
+      four.add(f.withSources(s));
+    }
+    List<Path> all = new ArrayList<>(roots);
+    all.add(a);
+    Object lock = new Object();
+    Set<String> first = new HashSet<>();
+    boolean[] released = {false};
+    List<String> early = new ArrayList<>(); // other requests before any first one was answered
+    DatasetReport r =
+        Dataset.builder()
+            .files(four)
+            .outputDirectory(out)
+            .journal(null)
+            .concurrency(12)
+            .sourceFactory(
+                u -> {
+                  String server = null;
+                  for (Path root : all) {
+                    if (u.getPath().startsWith(root.toUri().getPath())) {
+                      server = root.toString();
+                    }
+                  }
+                  boolean hold;
+                  synchronized (lock) {
+                    hold = first.add(server);
+                    if (!hold && !released[0]) {
+                      early.add(server);
+                    }
+                  }
+                  if (hold) {
+                    try {
+                      Thread.sleep(100);
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    }
+                    synchronized (lock) {
+                      released[0] = true;
+                    }
+                  }
+                  return new FileRangeSource(u);
+                })
+            .build()
+            .run();
+    assertTrue(r.complete(), DatasetReports.text(r, 10));
+    assertEquals(4, first.size(), first.toString());
+    assertEquals(List.of(), early, "second requests before the first answers");
+    assertArrived(files);
   }
 
   @Test

@@ -428,6 +428,35 @@ class DatasetSchedulerTest {
   }
 
   @Test
+  void anIdleServerTooSlowForTheLastFiles_takesPartOfARunningOne() {
+    // A 10 MB/s, B 1 MB/s; 8 MB of a 10 MB file left on A and one 1 MB file to start: B would
+    // need 1 s for it, more than a quarter of the 0.8 s left, so it goes to A; B takes the big
+    // file's end meanwhile rather than stand idle
+    List<DatasetFile> files =
+        List.of(
+            DatasetFile.of("big", 10_000_000, List.of(A.resolve("big"), B.resolve("big"))),
+            DatasetFile.of("last", 1_000_000, List.of(A.resolve("last"), B.resolve("last"))));
+    DatasetScheduler s =
+        scheduler(files, 3, Map.of("http://a.example:80", 10e6, "http://b.example:80", 1e6));
+    long t0 = clock.get();
+    DatasetTask big = s.poll(t0);
+    assertTrue(onA(big) && big.file == 0);
+    big.firstByteNanos = t0;
+    big.received = 2_000_000;
+    assertEquals(2_000_000, big.accept(0, 2_000_000));
+    DatasetServer a = big.servers.get(0);
+    a.measured = 10e6;
+    a.busyNanos = DatasetServer.MEASURED_AFTER_NANOS;
+    clock.set(t0 + 200 * MS);
+    DatasetTask piece = s.poll(clock.get());
+    assertTrue(piece != null && piece.mode == DatasetTask.Mode.RANGE && !onA(piece), "B helps A");
+    // 7,934,464 bytes left past what may be on its way: B takes an eleventh
+    assertEquals(10_000_000 - 7_934_464 / 11, piece.from, 2);
+    DatasetTask last = s.poll(clock.get());
+    assertTrue(last != null && last.file == 1 && onA(last), "the last file still goes to A");
+  }
+
+  @Test
   void together_isWhereTheOwnerAndTheHelperEndAtOnce() {
     // the owner at 1 MB/s, the helper at 3 MB/s after 0.1 s: x / 1e6 = 0.1 + (1e6 - x) / 3e6
     assertEquals(325_000, DatasetChooser.together(x -> x / 1e6, 1_000_000, 3e6, 0.1), 1);
@@ -450,6 +479,20 @@ class DatasetSchedulerTest {
     DatasetTask alone = s.poll(clock.get());
     finish(s, alone, 10, 260); // A to itself: 1 MB in 0.25 s
     assertEquals(4e6, a.flow, 1);
+  }
+
+  @Test
+  void oneRequestsRate_endsWithItsBody_notWithTheFilesFlushAndRename() {
+    List<DatasetFile> files = List.of(DatasetFile.of("f", 1_000_000, List.of(A.resolve("f"))));
+    DatasetScheduler s = scheduler(files, 1);
+    DatasetTask t = s.poll(clock.get());
+    t.firstByteNanos = t.startNanos + 10 * MS;
+    clock.set(t.startNanos + 260 * MS); // 1 MB in 0.25 s from the first byte
+    s.released(t);
+    clock.set(t.startNanos + 460 * MS); // verified, flushed (a busy disk) and renamed
+    assertTrue(s.claim(t));
+    s.finished(t, DatasetOutcome.ok(1_000_000, Map.of(), Map.of(t.servers.get(0).key, 1L)));
+    assertEquals(4e6, t.servers.get(0).flow, 1);
   }
 
   @Test

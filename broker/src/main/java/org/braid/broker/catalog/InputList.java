@@ -72,17 +72,17 @@ final class InputList {
 
   // the text being read and where the next line starts (next() reads on from there)
   private String text;
-  private char[] cs;
+  private char[] cs; // the current line's characters
+  private int length;
   private int at;
   private int lineNo;
   private CatalogFile ready;
 
   /** Starts reading {@code text} entry by entry ({@link #next()}). */
   void start(String t) {
-    // one char[] for the whole list: the loops below index it rather than call charAt per
-    // character, which in a cold JVM (interpreted) is most of the cost of a long list
     this.text = t;
-    this.cs = t.toCharArray();
+    this.length = t.length();
+    this.cs = new char[256];
     this.at = 0;
     this.lineNo = 0;
   }
@@ -95,29 +95,36 @@ final class InputList {
    * @throws CatalogException naming the line of the first problem
    */
   CatalogFile next() throws CatalogException {
-    while (ready == null && at <= cs.length) {
+    while (ready == null && at <= length) {
       int start = at;
       int end = text.indexOf('\n', start);
-      end = end < 0 ? cs.length : end;
+      end = end < 0 ? length : end;
       at = end + 1;
-      int stop = end > start && cs[end - 1] == '\r' ? end - 1 : end;
+      // the line's characters in a char[] the loops below index (no charAt call per character,
+      // which in a cold JVM, interpreted, is most of the cost of a long list); one line at a time,
+      // so the first entries cost no work on the rest of the list
+      if (end - start > cs.length) {
+        cs = new char[Math.max(end - start, 2 * cs.length)];
+      }
+      text.getChars(start, end, cs, 0);
+      int stop = end > start && cs[end - 1 - start] == '\r' ? end - 1 : end;
       lineNo++;
       int from = start;
       int to = stop;
-      while (from < to && Character.isWhitespace(cs[from])) {
+      while (from < to && Character.isWhitespace(cs[from - start])) {
         from++;
       }
-      while (to > from && Character.isWhitespace(cs[to - 1])) {
+      while (to > from && Character.isWhitespace(cs[to - 1 - start])) {
         to--;
       }
-      if (from == to || cs[from] == '#') {
+      if (from == to || cs[from - start] == '#') {
         continue;
       }
-      if (cs[start] == ' ' || cs[start] == '\t') {
+      if (cs[0] == ' ' || cs[0] == '\t') {
         option(text.substring(from, to), lineNo);
       } else {
         finish();
-        entry(text, cs, from, to, lineNo);
+        entry(text, cs, start, from, to, lineNo);
       }
     }
     if (ready == null) {
@@ -129,10 +136,11 @@ final class InputList {
   }
 
   /**
-   * The entry line {@code cs[from, to)} (stripped; {@code cs} is {@code text}'s characters): its
-   * URLs, separated by tabs or spaces.
+   * The entry line {@code text[from, to)} (stripped; {@code cs} holds the line's characters from
+   * {@code text[off]}): its URLs, separated by tabs or spaces.
    */
-  private void entry(String text, char[] cs, int from, int to, int lineNo) throws CatalogException {
+  private void entry(String text, char[] cs, int off, int from, int to, int lineNo)
+      throws CatalogException {
     if (names.size() >= limits.maxFiles()) {
       throw new CatalogException(
           source + ":" + lineNo + ": more than " + limits.maxFiles() + " files");
@@ -144,7 +152,7 @@ final class InputList {
       int end = i;
       boolean control = false;
       char c;
-      while (end < to && (c = cs[end]) != ' ' && c != '\t') {
+      while (end < to && (c = cs[end - off]) != ' ' && c != '\t') {
         control |= c < 0x20 || c == 0x7f;
         end++;
       }
@@ -162,7 +170,7 @@ final class InputList {
       }
       urls.add(r);
       i = end;
-      while (i < to && (cs[i] == ' ' || cs[i] == '\t')) {
+      while (i < to && (cs[i - off] == ' ' || cs[i - off] == '\t')) {
         i++;
       }
     }
