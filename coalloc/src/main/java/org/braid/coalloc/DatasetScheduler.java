@@ -332,6 +332,7 @@ final class DatasetScheduler {
       t.released = true;
       released++;
       long now = ticker.read();
+      t.releasedNanos = now;
       for (DatasetServer s : t.servers) {
         s.ended(now);
       }

@@ -38,7 +38,11 @@ final class DatasetTally {
         && t.split == null
         && t.firstByteNanos >= 0
         && o.size() >= FLOW_MIN) {
-      t.servers.get(0).flowed(o.size() / Math.max(1e-3, (now - t.firstByteNanos) / 1e9));
+      // to the body's last byte: the file's verification, flush and rename are no part of it (a
+      // flush under a busy disk's writeback made the rate of one request look a fraction of its
+      // link's, and the tail handed the 10 Mbit/s mirror pieces it then ended last with)
+      long end = t.releasedNanos >= 0 ? t.releasedNanos : now;
+      t.servers.get(0).flowed(o.size() / Math.max(1e-3, (end - t.firstByteNanos) / 1e9));
     }
     for (DatasetServer s : t.servers) {
       long b = o.servers().getOrDefault(s.key, 0L);

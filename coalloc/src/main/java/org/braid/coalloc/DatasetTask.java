@@ -55,6 +55,9 @@ final class DatasetTask {
    */
   boolean released;
 
+  /** When the task was {@link #released} (scheduler lock), or -1. */
+  long releasedNanos = -1;
+
   /**
    * Whether another task transferred from one of its servers while it ran (scheduler lock): its
    * rate was then a share of the server's, not what one request gets.

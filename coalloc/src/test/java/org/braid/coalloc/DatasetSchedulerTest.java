@@ -482,6 +482,20 @@ class DatasetSchedulerTest {
   }
 
   @Test
+  void oneRequestsRate_endsWithItsBody_notWithTheFilesFlushAndRename() {
+    List<DatasetFile> files = List.of(DatasetFile.of("f", 1_000_000, List.of(A.resolve("f"))));
+    DatasetScheduler s = scheduler(files, 1);
+    DatasetTask t = s.poll(clock.get());
+    t.firstByteNanos = t.startNanos + 10 * MS;
+    clock.set(t.startNanos + 260 * MS); // 1 MB in 0.25 s from the first byte
+    s.released(t);
+    clock.set(t.startNanos + 460 * MS); // verified, flushed (a busy disk) and renamed
+    assertTrue(s.claim(t));
+    s.finished(t, DatasetOutcome.ok(1_000_000, Map.of(), Map.of(t.servers.get(0).key, 1L)));
+    assertEquals(4e6, t.servers.get(0).flow, 1);
+  }
+
+  @Test
   void nothingIsSplit_whileFilesWaitToStart() {
     List<DatasetFile> files = new ArrayList<>();
     files.add(DatasetFile.of("big", 10_000_000, List.of(A.resolve("big"), B.resolve("big"))));
