@@ -22,7 +22,9 @@ final class DatasetOptions {
       paramLabel = "LIST",
       description =
           "With -d: an aria2-style input list, one file per entry: its replica URLs on one line"
-              + " (tab-separated), then indented out=NAME, dir=DIR, checksum=sha-256=HEX lines.")
+              + " (tab-separated), then indented out=NAME, dir=DIR, checksum=sha-256=HEX lines."
+              + " Read while the job runs: a bad entry after the first 16 stops it (exit code 2),"
+              + " keeping the files verified before it.")
   Path inputList;
 
   @Option(
