@@ -182,6 +182,50 @@ class TarballInstallTest {
     assertEquals("", err);
   }
 
+  /**
+   * The installed launcher's archive holds every class a get of one file loads, so the JVM never
+   * opens the jar (reading its central directory of about 10,000 entries costs 10-25 ms of a
+   * start): neither the launcher (no -jar), nor the command line (its model is a class), nor a
+   * class look-up that misses the archive.
+   */
+  @Test
+  void launcher_getOfOneFile_takesEveryClassFromTheArchive_neverOpensTheJar() throws Exception {
+    Path cache = tmp.resolve("cache");
+    Path file = Files.write(tmp.resolve("f.bin"), new byte[100_000]);
+    Path classes = tmp.resolve("classes.log");
+    List<String> cmd =
+        List.of(
+            home.resolve("bin/braid").toString(),
+            "get",
+            "--no-journal",
+            "-o",
+            tmp.resolve("out.bin").toString(),
+            file.toString());
+    for (int run = 0; run < 2; run++) { // the first records the archive
+      ProcessBuilder pb = new ProcessBuilder(Install.readOnly(home, cmd));
+      pb.environment().put("XDG_CACHE_HOME", cache.toString());
+      pb.environment().remove("CACHE_DIRECTORY");
+      pb.environment().remove("BRAID_CDS");
+      pb.environment().put("BRAID_JAVA_OPTS", "-Xlog:class+load=info:file=" + classes);
+      pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+      pb.redirectError(tmp.resolve("get.err").toFile());
+      Files.deleteIfExists(tmp.resolve("out.bin"));
+      Process p = pb.start();
+      assertTrue(p.waitFor(2, TimeUnit.MINUTES));
+      assertEquals(0, p.exitValue(), Files.readString(tmp.resolve("get.err")));
+    }
+    List<String> lines = Files.readAllLines(classes);
+    assertTrue(lines.size() > 1000, "a class-load log: " + lines.size() + " lines");
+    List<String> fromJar =
+        lines.stream()
+            .filter(l -> l.contains("source: file:") || l.contains("source: jar:"))
+            .toList();
+    assertEquals(List.of(), fromJar, "classes not from the archive");
+    List<String> opened =
+        lines.stream().filter(l -> l.contains(" java.util.zip.ZipFile$Source ")).toList();
+    assertEquals(List.of(), opened, "the jar was opened");
+  }
+
   @Test
   void get_debugLogHasNoWireLines_unlessBraidLogWireAsksForThem() throws Exception {
     Path file = tmp.resolve("f.bin");
