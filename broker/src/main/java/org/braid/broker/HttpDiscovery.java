@@ -106,6 +106,9 @@ final class HttpDiscovery implements Discovery {
             .setDefaultRequestConfig(
                 RequestConfig.custom().setResponseTimeout(read).setRedirectsEnabled(false).build())
             .disableAutomaticRetries()
+            // providers answer JSON and ads as they are: no Accept-Encoding, so the byte limit
+            // counts what arrives, and no look-up of a Brotli codec in the jar on every plan
+            .disableContentCompression()
             .disableCookieManagement()
             .disableAuthCaching()
             .setUserAgent("braid-broker")

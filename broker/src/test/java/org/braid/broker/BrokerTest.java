@@ -108,6 +108,18 @@ class BrokerTest {
   }
 
   @Test
+  void discovery_asksForUncompressedAnswers() throws Exception {
+    // the provider's byte limit counts what arrives, and no codec is looked up per plan
+    List<String> seen = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    URI p = fake.recordingEncodings("[" + ad(4e6, 0, 0) + "]", seen);
+    try (Broker b = broker().build()) {
+      b.select(Request.builder(List.of(rep("http://a.example/f", p))).build());
+    }
+    assertFalse(seen.isEmpty());
+    assertEquals(List.of("(none)"), seen.stream().distinct().toList());
+  }
+
+  @Test
   void select_requirementRejects_withMatchmakerReason() throws Exception {
     URI slow = fake.answering("[" + ad(4e6, 0, 0) + "]");
     URI fast = fake.answering("[" + ad(9e6, 0, 0) + "]");

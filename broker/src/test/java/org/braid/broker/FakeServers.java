@@ -72,6 +72,25 @@ final class FakeServers implements AutoCloseable {
     return URI.create("http://127.0.0.1:" + s.getAddress().getPort() + "/v1/ads");
   }
 
+  /** A server answering every GET with this body, adding each request's Accept-Encoding to seen. */
+  URI recordingEncodings(String body, List<String> seen) throws IOException {
+    HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    s.createContext(
+        "/",
+        ex -> {
+          String e = ex.getRequestHeaders().getFirst("Accept-Encoding");
+          seen.add(e == null ? "(none)" : e);
+          ex.sendResponseHeaders(200, bytes.length);
+          try (OutputStream o = ex.getResponseBody()) {
+            o.write(bytes);
+          }
+        });
+    s.start();
+    servers.add(s);
+    return URI.create("http://127.0.0.1:" + s.getAddress().getPort() + "/v1/ads");
+  }
+
   URI answering(String body) throws IOException {
     return answering(200, body.getBytes(StandardCharsets.UTF_8), null);
   }
