@@ -289,9 +289,7 @@ class DatasetSchedulerTest {
     DatasetTask owner = s.poll(t0);
     assertTrue(owner.mode == DatasetTask.Mode.SINGLE && onA(owner), "alone on A first");
     assertEquals(null, s.poll(t0), "no rate measured yet: nothing to cut by");
-    owner.firstByteNanos = t0;
-    owner.received = 1_000_000;
-    assertEquals(1_000_000, owner.accept(0, 1_000_000));
+    written(owner, t0, 1_000_000);
     clock.set(t0 + 1000 * MS);
     DatasetTask piece = s.poll(clock.get());
     assertTrue(piece != null && piece.mode == DatasetTask.Mode.RANGE && !onA(piece), "B helps");
@@ -332,12 +330,8 @@ class DatasetSchedulerTest {
     DatasetScheduler s = bigFileOnAAndB();
     long t0 = clock.get();
     DatasetTask owner = s.poll(t0);
-    owner.firstByteNanos = t0;
-    owner.received = 1_000_000;
-    assertEquals(1_000_000, owner.accept(0, 1_000_000));
-    DatasetServer a = owner.servers.get(0);
-    a.measured = 9e6;
-    a.busyNanos = DatasetServer.MEASURED_AFTER_NANOS;
+    written(owner, t0, 1_000_000);
+    measuredAt(owner, 9e6);
     clock.set(t0 + 1000 * MS);
     DatasetTask piece = s.poll(clock.get());
     assertTrue(piece != null && !onA(piece), "B helps");
@@ -359,14 +353,10 @@ class DatasetSchedulerTest {
     DatasetTask owner = s.poll(t0);
     DatasetTask small = s.poll(t0);
     assertTrue(onA(owner) && onA(small) && small.file == 1, "both on A, B idle");
-    owner.firstByteNanos = t0;
-    owner.received = 1_000_000;
-    assertEquals(1_000_000, owner.accept(0, 1_000_000));
+    written(owner, t0, 1_000_000);
     small.firstByteNanos = t0;
     small.received = 500_000;
-    DatasetServer a = owner.servers.get(0);
-    a.measured = 9e6;
-    a.busyNanos = DatasetServer.MEASURED_AFTER_NANOS;
+    measuredAt(owner, 9e6);
     clock.set(t0 + 1000 * MS);
     DatasetTask piece = s.poll(clock.get());
     assertTrue(piece != null && piece.mode == DatasetTask.Mode.RANGE && !onA(piece), "B helps");
@@ -385,12 +375,8 @@ class DatasetSchedulerTest {
     long t0 = clock.get();
     DatasetTask owner = s.poll(t0);
     assertTrue(onA(owner));
-    owner.firstByteNanos = t0;
-    owner.received = 100_000;
-    assertEquals(100_000, owner.accept(0, 100_000));
-    DatasetServer a = owner.servers.get(0);
-    a.measured = 1.2e6;
-    a.busyNanos = DatasetServer.MEASURED_AFTER_NANOS;
+    written(owner, t0, 100_000);
+    measuredAt(owner, 1.2e6);
     clock.set(t0 + 1000 * MS);
     DatasetTask piece = s.poll(clock.get());
     // 134,464 bytes left past what may be on its way: A keeps a third (0.037 s), B the rest
@@ -414,14 +400,10 @@ class DatasetSchedulerTest {
     DatasetTask slow = s.poll(t0);
     DatasetTask other = s.poll(t0);
     assertTrue(onA(slow) && onA(other) && slow.file == 0);
-    slow.firstByteNanos = t0;
-    slow.received = 400_000;
-    assertEquals(400_000, slow.accept(0, 400_000));
+    written(slow, t0, 400_000);
     other.firstByteNanos = t0;
     other.received = 950_000;
-    DatasetServer a = slow.servers.get(0);
-    a.measured = 4.8e6;
-    a.busyNanos = DatasetServer.MEASURED_AFTER_NANOS;
+    measuredAt(slow, 4.8e6);
     clock.set(t0 + 2800 * MS);
     // by its mean (0.14 MB/s) it needs 1.7 s and B would copy it in 0.53 s; A ends both in 0.06 s
     assertEquals(null, s.poll(clock.get()), "no copy, and no piece worth a request");
@@ -441,12 +423,8 @@ class DatasetSchedulerTest {
     long t0 = clock.get();
     DatasetTask big = s.poll(t0);
     assertTrue(onA(big) && big.file == 0);
-    big.firstByteNanos = t0;
-    big.received = 2_000_000;
-    assertEquals(2_000_000, big.accept(0, 2_000_000));
-    DatasetServer a = big.servers.get(0);
-    a.measured = 10e6;
-    a.busyNanos = DatasetServer.MEASURED_AFTER_NANOS;
+    written(big, t0, 2_000_000);
+    measuredAt(big, 10e6);
     clock.set(t0 + 200 * MS);
     DatasetTask piece = s.poll(clock.get());
     assertTrue(piece != null && piece.mode == DatasetTask.Mode.RANGE && !onA(piece), "B helps A");
@@ -647,5 +625,20 @@ class DatasetSchedulerTest {
       files.add(DatasetFile.of("u" + i, -1, List.of(A.resolve("u" + i), B.resolve("u" + i))));
     }
     return files;
+  }
+
+  /** Task t got its first byte at t0 and has since written its first {@code bytes}. */
+  private static void written(DatasetTask t, long t0, int bytes) {
+    t.firstByteNanos = t0;
+    t.received = bytes;
+    assertEquals(bytes, t.accept(0, bytes));
+  }
+
+  /** The server of task t, measured at {@code rate} bytes/s long enough for the rate to count. */
+  private static DatasetServer measuredAt(DatasetTask t, double rate) {
+    DatasetServer s = t.servers.get(0);
+    s.measured = rate;
+    s.busyNanos = DatasetServer.MEASURED_AFTER_NANOS;
+    return s;
   }
 }
