@@ -124,10 +124,7 @@ class DatasetFeedTest {
             i -> {
               if (i == 18) {
                 // the first file verified, then the bad entry
-                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                while (!Files.exists(first) && System.nanoTime() < until) {
-                  Thread.onSpinWait();
-                }
+                awaitFile(first);
                 throw new IllegalArgumentException("list.txt:57: checksum must look like TYPE=HEX");
               }
             });
@@ -160,10 +157,7 @@ class DatasetFeedTest {
             files.subList(1, 30),
             i -> {
               if (i == 10) {
-                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                while (!Files.exists(first) && System.nanoTime() < until) {
-                  Thread.onSpinWait();
-                }
+                awaitFile(first);
                 running[0].cancel();
               }
             });
@@ -283,5 +277,13 @@ class DatasetFeedTest {
     assertTrue(c.claim("a/b/c.part").startsWith("collides with the temporary file"));
     assertTrue(c.claim("n".repeat(250)).startsWith("name too long"));
     assertNull(c.claim("a/b/e"));
+  }
+
+  /** Waits (at most 20 s) until file f exists: the job has verified and renamed it. */
+  private static void awaitFile(Path f) {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (!Files.exists(f) && System.nanoTime() < until) {
+      Thread.onSpinWait();
+    }
   }
 }
