@@ -1,6 +1,5 @@
 package org.braid.coalloc;
 
-import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -33,8 +32,9 @@ final class DatasetClaims {
     if (names.contains(p)) {
       return "listed twice";
     }
-    if (p.equals(DatasetOutput.STATE) || p.startsWith(DatasetOutput.STATE + ".")) {
-      return "the name of braid's own state file";
+    String alone = DatasetOutput.unwritable(p);
+    if (alone != null) {
+      return alone;
     }
     if (dirs.contains(p)) {
       return "also a directory of other files of the dataset";
@@ -44,11 +44,6 @@ final class DatasetClaims {
       if (names.contains(d)) {
         return "its directory " + DatasetNames.shown(d) + " is another file of the dataset";
       }
-    }
-    String last = p.substring(p.lastIndexOf('/') + 1);
-    if (last.getBytes(StandardCharsets.UTF_8).length
-        > DatasetNames.MAX_SEGMENT_BYTES - ".braid-ctl.tmp".length()) {
-      return "name too long for its temporary files";
     }
     for (String suffix : DatasetOutput.TEMPORARY) {
       if (p.endsWith(suffix) && names.contains(p.substring(0, p.length() - suffix.length()))) {

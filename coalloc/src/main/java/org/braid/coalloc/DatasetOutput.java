@@ -172,6 +172,23 @@ final class DatasetOutput {
    * job's own state file, or a name too long for its temporary files. The first of two claimants
    * keeps the name.
    */
+  /**
+   * Why a file at {@code path} cannot be written whatever the other files are called (braid's own
+   * state file, a name too long for its temporary files), or null. Shared by {@link #conflicts} and
+   * {@link DatasetClaims}.
+   */
+  static String unwritable(String path) {
+    if (path.equals(STATE) || path.startsWith(STATE + ".")) {
+      return "the name of braid's own state file";
+    }
+    String last = path.substring(path.lastIndexOf('/') + 1);
+    if (last.getBytes(StandardCharsets.UTF_8).length
+        > DatasetNames.MAX_SEGMENT_BYTES - ".braid-ctl.tmp".length()) {
+      return "name too long for its temporary files";
+    }
+    return null;
+  }
+
   static Map<Integer, String> conflicts(List<DatasetFile> files) {
     Map<String, Integer> names = new HashMap<>();
     for (int i = 0; i < files.size(); i++) {
@@ -187,16 +204,12 @@ final class DatasetOutput {
     Map<Integer, String> out = new HashMap<>();
     for (int i = 0; i < files.size(); i++) {
       String p = files.get(i).path();
-      String last = p.substring(p.lastIndexOf('/') + 1);
       if (names.get(p) != i) {
         out.put(i, "listed twice");
-      } else if (p.equals(STATE) || p.startsWith(STATE + ".")) {
-        out.put(i, "the name of braid's own state file");
+      } else if (unwritable(p) != null) {
+        out.put(i, unwritable(p));
       } else if (dirs.contains(p)) {
         out.put(i, "also a directory of other files of the dataset");
-      } else if (last.getBytes(StandardCharsets.UTF_8).length
-          > DatasetNames.MAX_SEGMENT_BYTES - ".braid-ctl.tmp".length()) {
-        out.put(i, "name too long for its temporary files");
       } else {
         for (String suffix : TEMPORARY) {
           if (p.endsWith(suffix)) {

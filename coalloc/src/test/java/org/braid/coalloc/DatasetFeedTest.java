@@ -279,6 +279,24 @@ class DatasetFeedTest {
     assertNull(c.claim("a/b/e"));
   }
 
+  @Test
+  void claimsAndTheWholeListCheck_giveTheSameReasonsForNamesThatCannotBeWrittenAtAll() {
+    List<String> bad =
+        List.of(DatasetOutput.STATE, DatasetOutput.STATE + ".x", "d/" + "n".repeat(250));
+    List<DatasetFile> files = new ArrayList<>();
+    for (String p : bad) {
+      files.add(DatasetFile.of(p, 1, List.of(URI.create("http://a.example/f"))));
+    }
+    Map<Integer, String> whole = DatasetOutput.conflicts(files);
+    DatasetClaims c = new DatasetClaims();
+    for (int i = 0; i < bad.size(); i++) {
+      String why = c.claim(bad.get(i));
+      assertTrue(why != null, bad.get(i));
+      assertEquals(whole.get(i), why, bad.get(i));
+    }
+    assertEquals("name too long for its temporary files", whole.get(2));
+  }
+
   /** Waits (at most 20 s) until file f exists: the job has verified and renamed it. */
   private static void awaitFile(Path f) {
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
