@@ -14,8 +14,7 @@ import org.junit.jupiter.api.Test;
  * The end game lets an idle fast flow join the last block when two slow replicas fetch it already
  * and the fast one would fetch all of it much sooner (issue 17: at the end of a 10 MB download at
  * 20-200 ms the 80 Mbit/s mirror stood idle for 0.1-0.34 s while the 20 and 10 Mbit/s ones raced
- * for the last 0.2-0.3 MB); but not when it would not be much sooner.
- * Driven with a fake clock.
+ * for the last 0.2-0.3 MB); but not when it would not be much sooner. Driven with a fake clock.
  */
 class EndGameJoinTest {
   private static final long MS = 1_000_000;
