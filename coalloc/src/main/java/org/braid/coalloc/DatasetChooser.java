@@ -268,14 +268,16 @@ final class DatasetChooser {
       owner.split.withdraw(piece); // it passed the point meanwhile: nothing to hand over
       return null;
     }
+    double silent = silentSeconds(pick, now);
     LOG.info(
-        "[{}] {}: bytes {}-{} taken over by {} from {} (done together in {} s)",
+        "[{}] {}: bytes {}-{} taken over by {} from {} ({}done together in {} s)",
         id,
         DatasetNames.shown(files.get(pick.file).path()),
         pickAt,
         piece.stop(),
         piece.servers.get(0).key,
         pick.servers.get(0).key,
+        silent > 0 ? "stalled for " + String.format(Locale.ROOT, "%.2f", silent) + " s, " : "",
         String.format(Locale.ROOT, "%.2f", pickEnd));
     return piece;
   }
