@@ -47,6 +47,12 @@ public final class HttpRangeSource implements RangeSource {
   private volatile NearHttp near;
 
   /**
+   * Whether {@link #near} may be used: for a source with a client of its own (a dataset's sources
+   * share their server's pooled connections, which a connection per source would not).
+   */
+  private final boolean mayGoNear;
+
+  /**
    * Creates a source with its own connection pool of {@link SourceOptions#connectionsPerSource()}
    * connections, or the count for distant replicas ({@link Engine#FAR_CONNECTIONS}) if more, plus
    * one for probes and one for a connection being renewed ({@link Renewal}).
@@ -72,8 +78,26 @@ public final class HttpRangeSource implements RangeSource {
     this(uri, options, shared, false);
   }
 
+  /**
+   * A source with its own pool, as {@link #HttpRangeSource(URI, SourceOptions)}, that reads every
+   * range through that pool, never over near connections (tests of the pooled client's reuse).
+   */
+  static HttpRangeSource pooled(URI uri, SourceOptions options) {
+    return new HttpRangeSource(uri, options, client(uri, options, poolSize(options)), true, false);
+  }
+
   private HttpRangeSource(
       URI uri, SourceOptions options, CloseableHttpClient client, boolean ownsClient) {
+    this(uri, options, client, ownsClient, ownsClient);
+  }
+
+  private HttpRangeSource(
+      URI uri,
+      SourceOptions options,
+      CloseableHttpClient client,
+      boolean ownsClient,
+      boolean mayGoNear) {
+    this.mayGoNear = mayGoNear;
     this.uri = uri;
     this.target = HttpReplicaClient.httpTarget(uri);
     this.answers = new HttpAnswers(uri);
@@ -216,11 +240,11 @@ public final class HttpRangeSource implements RangeSource {
 
   /**
    * After a first answer: the later ranges go over {@link NearHttp} connections when this source
-   * has a client of its own (a dataset's sources share their server's pooled connections), the
-   * answer came from the URL itself (no redirect) and the replica is near ({@link NearHttp#of}).
+   * may use them ({@link #mayGoNear}), the answer came from the URL itself (no redirect) and the
+   * replica is near ({@link NearHttp#of}).
    */
   private synchronized void answeredDirectly(HttpClientContext context) {
-    if (near != null || !ownsClient) {
+    if (near != null || !mayGoNear) {
       return;
     }
     RedirectLocations redirects = context.getRedirectLocations();

@@ -100,6 +100,53 @@ class NearHttpTest {
   }
 
   @Test
+  void keyedRequests_reuseTheirOwnConnection_andANewKeyGetsANewOne() throws Exception {
+    try (HostileHttpServer server = HostileHttpServer.start((r, x) -> x.serve(r, DATA, ""));
+        HttpRangeSource src = new HttpRangeSource(server.uri("f"), SourceOptions.DEFAULT)) {
+      src.probe();
+      int before = server.connections();
+      Renewal.Key a = new Renewal.Key(0, 0);
+      Renewal.Key b = new Renewal.Key(1, 0);
+      ByteBuffer buf = ByteBuffer.allocateDirect(4096);
+      for (int i = 0; i < 4; i++) {
+        try (ReadableByteChannel ch = src.open(i * 1000L, 1000, i % 2 == 0 ? a : b)) {
+          assertArrayEquals(slice(i * 1000, 1000), readAll(ch, buf, 1000));
+        }
+      }
+      assertEquals(before + 2, server.connections(), "one connection per key");
+      try (ReadableByteChannel ch = src.open(4000, 1000, new Renewal.Key(0, 1))) {
+        assertArrayEquals(slice(4000, 1000), readAll(ch, buf, 1000));
+      }
+      assertEquals(before + 3, server.connections(), "a new generation gets a new connection");
+    }
+  }
+
+  @Test
+  void close_cutShortWithinTheDrainLimit_keepsTheConnection() throws Exception {
+    try (HostileHttpServer server = HostileHttpServer.start((r, x) -> x.serve(r, DATA, ""));
+        HttpRangeSource src = new HttpRangeSource(server.uri("f"), SourceOptions.DEFAULT)) {
+      src.probe();
+      int before = server.connections();
+      ReadableByteChannel ch = src.open(0, 2 << 20);
+      ByteBuffer half = ByteBuffer.allocateDirect(1 << 20);
+      while (half.hasRemaining()) {
+        ch.read(half);
+      }
+      ((KeptConnection) ch).drainUpTo(1 << 20);
+      ch.close();
+      assertTrue(((KeptConnection) ch).connectionKept());
+      try (ReadableByteChannel next = src.open(2 << 20, 1000)) {
+        assertArrayEquals(slice(2 << 20, 1000), readAll(next, half, 1000));
+      }
+      assertEquals(before + 1, server.connections(), "drained: the connection is kept");
+      ch = src.open(0, 2 << 20);
+      ch.read(half.clear());
+      ch.close(); // far more left than the default limit (64 KiB): the connection goes
+      assertFalse(((KeptConnection) ch).connectionKept());
+    }
+  }
+
+  @Test
   void open_redirectedFirstAnswer_staysOnThePooledClient() throws Exception {
     try (HostileHttpServer server =
             HostileHttpServer.start(
