@@ -216,12 +216,15 @@ final class DatasetChooser {
         continue;
       }
       double mean = t.received / ((now - t.firstByteNanos) / 1e9);
-      long next = t.from + t.received + Fetcher.BUFFER; // bytes may be on their way to the task
+      double silent = silentSeconds(t, now);
+      // bytes may be on their way to the task, unless it is stalled
+      long next = t.from + t.received + (silent > 0 ? 0 : Fetcher.BUFFER);
       long stop = t.stop();
       if (stop - next < MIN_PIECE) {
         continue;
       }
-      DoubleUnaryOperator own = ownSeconds(t, mean, fallback);
+      DoubleUnaryOperator rest = ownSeconds(t, mean, fallback);
+      DoubleUnaryOperator own = silent > 0 ? b -> silent + rest.applyAsDouble(b) : rest;
       double left = own.applyAsDouble(stop - next);
       int mine = files.get(t.file).sources().indexOf(t.sources.get(0));
       for (int k : candidates.apply(t.file, mine)) {
@@ -247,6 +250,8 @@ final class DatasetChooser {
       return null;
     }
     DatasetTask owner = pick.owner;
+    // stalled and keeping nothing more: it stops where it is, its read ended at once
+    boolean here = pickAt == pick.from + pick.received && silentSeconds(pick, now) > 0;
     DatasetTask piece =
         new DatasetTask(
             pick,
@@ -259,18 +264,20 @@ final class DatasetChooser {
       owner.split = new DatasetSplit();
     }
     owner.split.add(piece);
-    if (!pick.cut(pickAt)) {
+    if (here ? !pick.cutHere(pickAt) : !pick.cut(pickAt)) {
       owner.split.withdraw(piece); // it passed the point meanwhile: nothing to hand over
       return null;
     }
+    double silent = silentSeconds(pick, now);
     LOG.info(
-        "[{}] {}: bytes {}-{} taken over by {} from {} (done together in {} s)",
+        "[{}] {}: bytes {}-{} taken over by {} from {} ({}done together in {} s)",
         id,
         DatasetNames.shown(files.get(pick.file).path()),
         pickAt,
         piece.stop(),
         piece.servers.get(0).key,
         pick.servers.get(0).key,
+        silent > 0 ? "stalled for " + String.format(Locale.ROOT, "%.2f", silent) + " s, " : "",
         String.format(Locale.ROOT, "%.2f", pickEnd));
     return piece;
   }
@@ -311,6 +318,27 @@ final class DatasetChooser {
 
   /** A task is cut only once its rate has been measured this long. */
   static final long SPLIT_AFTER_NANOS = 100_000_000L;
+
+  /**
+   * A running task that has received nothing for this long is stalled: on the testbed's shaped
+   * links a request in TCP's retransmission timeout (200 ms at least, then doubling) sent nothing
+   * for 0.1-0.3 s at a time at the job's tail, while its server stood otherwise idle and the job
+   * waited on it.
+   */
+  static final long STALL_NANOS = 100_000_000L;
+
+  /**
+   * Seconds the running task has been silent if it is stalled ({@link #STALL_NANOS} or more since
+   * its latest bytes), else 0. A stalled request is expected to stay silent about as long again (a
+   * retransmission timeout doubles each time it fires), so the split counts that time before its
+   * rest and hands the idle server more of the file, all of it from the bytes already received when
+   * that ends sooner: the stalled request then stops where it is.
+   */
+  static double silentSeconds(DatasetTask t, long now) {
+    long last = t.lastByteNanos;
+    long silent = now - last;
+    return last < 0 || silent < STALL_NANOS ? 0 : silent / 1e9;
+  }
 
   /**
    * A second copy of the slowest single-server file at the tail, or null: from an idle server that

@@ -248,7 +248,15 @@ final class DatasetFetch {
         throw new SourceException(t.sources.get(0), "cancelled", false, null);
       }
       buf.clear().limit(throttle.chunk(buf.capacity()));
-      int n = ch.read(buf);
+      int n;
+      try {
+        n = ch.read(buf);
+      } catch (IOException e) {
+        if (!t.cancelled && t.reachedStop()) {
+          return; // stalled and cut where it was (DatasetTask.cutHere): the rest is another's
+        }
+        throw e;
+      }
       if (n < 0) {
         throw new SourceException.BodyLengthException(
             t.sources.get(0), "ended after " + got[0] + " of " + t.size + " bytes", null);
@@ -264,6 +272,7 @@ final class DatasetFetch {
           r.run();
         }
       }
+      t.lastByteNanos = spec.ticker().read();
       server.delivered.add(n);
       int keep = t.accept(got[0], n); // the bytes past a cut are another server's
       buf.flip().limit(keep);

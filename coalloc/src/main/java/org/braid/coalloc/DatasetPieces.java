@@ -89,7 +89,15 @@ final class DatasetPieces {
             throw new SourceException(src, "cancelled", false, null);
           }
           buf.clear();
-          int n = ch.read(buf);
+          int n;
+          try {
+            n = ch.read(buf);
+          } catch (IOException e) {
+            if (!t.cancelled && t.reachedStop()) {
+              break; // stalled and cut where it was (DatasetTask.cutHere): the rest is another's
+            }
+            throw e;
+          }
           if (n < 0) {
             throw new SourceException.BodyLengthException(
                 src, "ended after " + got + " of " + len + " bytes", null);
@@ -100,6 +108,7 @@ final class DatasetPieces {
           if (t.firstByteNanos < 0) {
             t.firstByteNanos = spec.ticker().read();
           }
+          t.lastByteNanos = spec.ticker().read();
           server.delivered.add(n);
           int keep = t.accept(got, n);
           buf.flip().limit(keep);

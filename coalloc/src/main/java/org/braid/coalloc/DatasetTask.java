@@ -73,6 +73,12 @@ final class DatasetTask {
   /** When the first byte arrived, or -1. */
   volatile long firstByteNanos = -1;
 
+  /**
+   * When the latest bytes arrived, or -1 (not recorded): at the tail a task silent for a while is
+   * stalled (a TCP retransmission timeout) rather than slow ({@link DatasetChooser#split}).
+   */
+  volatile long lastByteNanos = -1;
+
   /** The low-speed watch of the running request (SINGLE), or null. */
   volatile LowSpeed lowSpeed;
 
@@ -144,6 +150,34 @@ final class DatasetTask {
     }
     end = at;
     return true;
+  }
+
+  /**
+   * Makes the task stop at {@code at}, where it is: if it has accepted exactly the bytes before
+   * {@code at}, and {@code at} is before its stop (else false, and nothing changes). Its running
+   * read is ended at once: a stalled request whose rest another server fetches is not waited for
+   * (its connection is dropped, as at any cut), and its fetch ends as one that reached its cut.
+   */
+  boolean cutHere(long at) {
+    Runnable r;
+    synchronized (this) {
+      long stop = end >= 0 ? end : size;
+      if (at != from + accepted || stop < 0 || at >= stop || cancelled) {
+        return false;
+      }
+      end = at;
+      r = canceller;
+    }
+    if (r != null) {
+      r.run();
+    }
+    return true;
+  }
+
+  /** Whether the task has accepted every byte up to where it stops (it reached its cut). */
+  synchronized boolean reachedStop() {
+    long stop = end >= 0 ? end : size;
+    return stop >= 0 && from + accepted >= stop;
   }
 
   /**

@@ -158,6 +158,34 @@ class DatasetHttpTest {
   }
 
   @Test
+  void aRequestStalledAtTheTail_stopsWhereItIs_andAnIdleServerFetchesTheRest() throws Exception {
+    // the first server sends 500,000 bytes of a whole file, then nothing for 10 s (ranges at once)
+    HostileHttpServer stalling =
+        serving(
+            (r, x) -> {
+              byte[] b = data.get(r.target().substring(1));
+              if (r.range() != null) {
+                x.serve(r, b, "");
+                return;
+              }
+              x.write("HTTP/1.1 200 OK\r\nContent-Length: " + b.length + "\r\n\r\n");
+              x.write(Arrays.copyOf(b, 500_000));
+              Thread.sleep(10_000);
+              x.write(Arrays.copyOfRange(b, 500_000, b.length));
+            });
+    HostileHttpServer fast = good();
+    List<DatasetFile> files = files(1, 600_000, List.of(stalling, fast));
+    DatasetReport r = job(files).concurrency(2).build().run();
+    assertTrue(r.complete(), DatasetReports.text(r, 10));
+    assertArrived(files);
+    // by its rate before the stall the first server would have kept some of the rest, and the
+    // file waited for it; stalled, it stops where it is
+    Map<String, Long> bytes = r.files().get(0).servers();
+    assertEquals(500_000, bytes.get(DatasetServer.key(stalling.uri("x"), "x")), bytes.toString());
+    assertEquals(100_000, bytes.get(DatasetServer.key(fast.uri("x"), "x")), bytes.toString());
+  }
+
+  @Test
   void aTailPieceSlowerThanTheLowSpeedLimit_isAbandoned_andItsOwnerFetchesTheRange()
       throws Exception {
     // the first server sends whole files at about 1.6 MB/s (ranges at once); the second, idle,

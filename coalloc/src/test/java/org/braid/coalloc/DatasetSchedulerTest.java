@@ -435,6 +435,63 @@ class DatasetSchedulerTest {
   }
 
   @Test
+  void aStalledRequestAtTheTail_stopsWhereItIs_andAnIdleServerFetchesTheRest() {
+    // 1.2 MB on A: 1 MB in at 1 MB/s, then nothing for 0.3 s (a retransmission timeout); B idle
+    List<DatasetFile> files =
+        List.of(DatasetFile.of("f", 1_200_000, List.of(A.resolve("f"), B.resolve("f"))));
+    DatasetScheduler s =
+        scheduler(files, 2, Map.of("http://a.example:80", 9e6, "http://b.example:80", 9e6));
+    long t0 = clock.get();
+    DatasetTask owner = s.poll(t0);
+    assertTrue(owner.mode == DatasetTask.Mode.SINGLE && onA(owner));
+    AtomicLong readsEnded = new AtomicLong();
+    owner.onCancel(readsEnded::incrementAndGet);
+    written(owner, t0, 1_000_000);
+    owner.lastByteNanos = t0 + 700 * MS;
+    clock.set(t0 + 1000 * MS);
+    DatasetTask piece = s.poll(clock.get());
+    // by its rate alone A would keep 13,446 of the 134,464 bytes past what may be on its way
+    // (a piece from 1,078,982); stalled, nothing is on its way and it keeps none
+    assertTrue(piece != null && piece.mode == DatasetTask.Mode.RANGE && !onA(piece), "B helps");
+    assertEquals(1_000_000, piece.from, "B fetches from the stalled request's last byte on");
+    assertEquals(1_200_000, piece.stop());
+    assertEquals(1_000_000, owner.stop(), "A stops where it is");
+    assertTrue(owner.reachedStop() && !owner.cancelled, "A reached its cut, not cancelled");
+    assertEquals(1, readsEnded.get(), "A's stalled read is ended, not waited for");
+  }
+
+  @Test
+  void aRequestSilentForLessThanAStall_isCutByItsRate() {
+    // as above, but the latest bytes came 50 ms ago: a pause, not a stall
+    List<DatasetFile> files =
+        List.of(DatasetFile.of("f", 1_200_000, List.of(A.resolve("f"), B.resolve("f"))));
+    DatasetScheduler s =
+        scheduler(files, 2, Map.of("http://a.example:80", 9e6, "http://b.example:80", 9e6));
+    long t0 = clock.get();
+    DatasetTask owner = s.poll(t0);
+    AtomicLong readsEnded = new AtomicLong();
+    owner.onCancel(readsEnded::incrementAndGet);
+    written(owner, t0, 1_000_000);
+    owner.lastByteNanos = t0 + 950 * MS;
+    clock.set(t0 + 1000 * MS);
+    DatasetTask piece = s.poll(clock.get());
+    assertEquals(1_078_982, piece.from, 2);
+    assertEquals(0, readsEnded.get());
+  }
+
+  @Test
+  void cutHere_onlyWhereTheTaskIs() {
+    DatasetTask t =
+        new DatasetTask(0, DatasetTask.Mode.SINGLE, List.of(A), List.of(), false, 1000, 0);
+    assertEquals(100, t.accept(0, 100));
+    assertTrue(!t.cutHere(50) && !t.cutHere(150), "not behind or ahead of the bytes accepted");
+    assertTrue(t.cutHere(100));
+    assertEquals(100, t.stop());
+    assertTrue(t.reachedStop());
+    assertEquals(0, t.accept(100, 10), "nothing past the cut");
+  }
+
+  @Test
   void together_isWhereTheOwnerAndTheHelperEndAtOnce() {
     // the owner at 1 MB/s, the helper at 3 MB/s after 0.1 s: x / 1e6 = 0.1 + (1e6 - x) / 3e6
     assertEquals(325_000, DatasetChooser.together(x -> x / 1e6, 1_000_000, 3e6, 0.1), 1);
