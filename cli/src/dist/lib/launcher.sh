@@ -119,8 +119,12 @@ braid_cds_gets() {
   printf '%s' "$block$block$block$block" >"$dir/src/f" && printf '%s' "$block" >"$dir/src/sub/g" || {
     rm -rf -- "$dir"; return 0; }
   # the first with BRAID_TIMING=1, as the benchmarks run braid: its milestones' classes (and the
-  # management classes a short run loads at exit to learn the JVM's start) come from the archive
-  (cd -- "$dir" && BRAID_TIMING=1 "$braid_java" -XX:DumpLoadedClassList="$more.1" -cp "$jar" \
+  # management classes a short run loads at exit to learn the JVM's start) come from the archive;
+  # and with braid's debug log (to /dev/null): without it the first line logged (BRAID_LOG=debug,
+  # the benchmarks' BENCH_BRAID_LOG) loaded logback's event and slf4j's formatter from the jar,
+  # which the JVM then opened: 20-40 ms on a loaded machine, in the middle of the download
+  (cd -- "$dir" && BRAID_TIMING=1 BRAID_LOG=warn,org.braid=debug "$braid_java" \
+    -XX:DumpLoadedClassList="$more.1" -cp "$jar" \
     "$braid_main" get src/f -o out --no-journal --json && "$braid_java" \
     -XX:DumpLoadedClassList="$more.2" -cp "$jar" "$braid_main" get -d outdir -r src/ --no-journal) \
     >/dev/null 2>&1 || true

@@ -26,13 +26,18 @@ import org.junit.jupiter.api.io.TempDir;
 class LauncherScriptTest {
   private static final Path LAUNCHER = Path.of("src/dist/lib/launcher.sh").toAbsolutePath();
 
-  /** Logs "record" for a class list, "dump" for an archive, else "run ARGS"; stat logs "stat". */
+  /**
+   * Logs "record" for a class list (with " BRAID_LOG=..." when that is set), "dump" for an archive,
+   * else "run ARGS"; stat logs "stat".
+   */
   private static final String FAKE_JAVA =
       """
       #!/usr/bin/env bash
       for a in "$@"; do
         case $a in
-          -XX:DumpLoadedClassList=*) echo java/lang/Object >"${a#*=}"; echo record >>"$FAKE_LOG"; exit 0 ;;
+          -XX:DumpLoadedClassList=*)
+            echo java/lang/Object >"${a#*=}"; echo "record${BRAID_LOG:+ BRAID_LOG=$BRAID_LOG}" >>"$FAKE_LOG"
+            exit 0 ;;
           -Xshare:dump) dump=1 ;;
           -XX:SharedArchiveFile=*) archive=${a#*=} ;;
         esac
@@ -105,7 +110,7 @@ class LauncherScriptTest {
     List<String> all = Files.readAllLines(log);
     List<String> run = new ArrayList<>(all.subList((int) before, all.size()));
     // the training runs' class lists: not what these tests look at
-    run.removeIf(l -> l.equals("record"));
+    run.removeIf(l -> l.startsWith("record"));
     return run;
   }
 
@@ -134,6 +139,19 @@ class LauncherScriptTest {
     assertEquals(List.of(withArchive()), launch());
     assertEquals(List.of(withArchive()), launch());
     assertEquals("", stderr);
+  }
+
+  /**
+   * One training run logs at debug (to /dev/null), so that the classes of a log line are archived:
+   * without them the first line of BRAID_LOG=debug opened the jar in the middle of a download.
+   */
+  @Test
+  void aTrainingRun_logsAtDebug() throws Exception {
+    launch();
+    List<String> records =
+        Files.readAllLines(log).stream().filter(l -> l.startsWith("record")).toList();
+    assertTrue(records.size() >= 2, records.toString());
+    assertTrue(records.contains("record BRAID_LOG=warn,org.braid=debug"), records.toString());
   }
 
   @Test
