@@ -29,7 +29,8 @@
 # --connections-per-source 1), braid-c1 (--connections-per-source 1),
 # braid-norenew (--pipeline, BRAID_JAVA_OPTS=-Dbraid.renew=false), braid-alt (the default with
 # BRAID_JAVA_OPTS=$BENCH_ALT_OPTS, to compare a -D switch such as -Dbraid.renewSequential=true
-# within one build); BENCH_BRAID_LOG sets BRAID_LOG for
+# within one build), braid-base (the default scheme from the checkout BENCH_BASE, its jar built:
+# to compare two builds in one run); BENCH_BRAID_LOG sets BRAID_LOG for
 # braid contenders and keeps each run's log in DIR/braid-logs/.
 # GUC_STREAMS the parallel streams of the guc-p contender (default 8, paper 003's setting);
 # BENCH_GRID_MB the file size of scenario grid in MB (default 200; smaller for a quick check).
@@ -106,6 +107,11 @@ export BRAID_NO_BUILD=1
 # Braid runs through its launcher, as users run it; this first call records the launcher's
 # class-data archive for the new jar, so that no measured run pays for it
 "$repo/braid" --version >&2
+if [[ " ${BENCH_CONTENDERS:-} " == *" braid-base "* ]]; then
+  [ -f "${BENCH_BASE:-}/cli/target/braid.jar" ] \
+    || { echo "bench: braid-base needs BENCH_BASE, a checkout with its jar built" >&2; exit 1; }
+  "$BENCH_BASE/braid" --version >&2
+fi
 
 # Deterministic test files: AES-CTR keystream of a fixed key, size in decimal MB.
 make_file() { # mb
@@ -368,6 +374,11 @@ run_one() { # contender mb rep position plot(0|1)
         opts+=(--connections-per-source 1)
       fi
       local -a envs=()
+      local launcher="$repo/braid"
+      if [ "$spec" = base ]; then  # the default scheme of another build (A/B)
+        scheme=adaptive
+        launcher="$BENCH_BASE/braid"
+      fi
       [ -n "${BENCH_BRAID_LOG:-}" ] && envs+=("BRAID_LOG=$BENCH_BRAID_LOG")
       if [ "$spec" = norenew ]; then  # pipelined without renewing connections on a rising rate
         scheme=adaptive
@@ -384,7 +395,7 @@ run_one() { # contender mb rep position plot(0|1)
         for r in $RATES; do opts+=(--rate "${u[$i]}=${r}Mbit/s"); i=$((i + 1)); done
       fi
       [ "$plot" = 1 ] && opts+=(--plot "$out/timeline-$SCEN$(rtt_slug)-$c.png")
-      "${timed[@]}" ip netns exec "$TB_CLIENT" env ${envs[@]+"${envs[@]}"} "$repo/braid" get "${u[@]}" -o "$o" \
+      "${timed[@]}" ip netns exec "$TB_CLIENT" env ${envs[@]+"${envs[@]}"} "$launcher" get "${u[@]}" -o "$o" \
         "${opts[@]}" >"$work/braid.json" 2>"$log" || rc=$?
       if [ -n "${BENCH_BRAID_LOG:-}" ]; then
         mkdir -p "$out/braid-logs" && cp "$log" "$out/braid-logs/$SCEN$(rtt_slug)-$c-$rep.log"

@@ -102,17 +102,28 @@ final class EndGame {
     return rtt * (1 + Math.max(0, rounds - 2));
   }
 
+  /**
+   * The share of a block's remaining time within which an idle flow must be able to fetch all of it
+   * to join it as a duplicate (a third fetcher, once two fetch it).
+   */
+  static final double MUCH_SOONER = 0.8;
+
   /** A running block, the seconds it would still take, and its fastest fetcher's rate. */
   private record Target(Block block, double seconds, double rate) {}
 
-  /** The running block that would finish last and that the thief may join; null if none. */
+  /**
+   * The running block that would finish last and that the thief may join; null if none. A block
+   * fetched twice already is joined only when all its fetchers went silent or the thief, idle,
+   * would fetch it all in less than {@link #MUCH_SOONER} of the time its fastest fetcher needs; and
+   * never twice from the same replica.
+   */
   private Target slowest(Flow thief, PolicyView s, long now) {
     Block best = null;
     double bestTime = 0;
     double bestRate = 0;
+    double rt = s.rateOf(thief, now);
+    double lt = Math.max(0, thief.latencyNanos) / 1e9;
     for (Block b : pool.active()) {
-      // a block fetched twice already is joined only when all its fetchers went silent, and
-      // never twice from the same replica
       boolean mine = false;
       boolean own = false;
       boolean allSilent = true;
@@ -122,10 +133,9 @@ final class EndGame {
         allSilent &= x.flow.fade(now) < 1;
       }
       // a flow taking its next block ahead never takes part of the one it fetches
-      if (own || b.leases.isEmpty() || (b.leases.size() > 1 && (mine || !allSilent))) {
+      if (own || b.leases.isEmpty() || (b.leases.size() > 1 && mine)) {
         continue;
       }
-      Lease v = b.leases.get(0);
       long rem;
       synchronized (b) {
         if (b.done) {
@@ -137,12 +147,21 @@ final class EndGame {
         continue;
       }
       double rv = 1;
+      boolean waiting = true;
       for (Lease x : b.leases) {
         rv = Math.max(rv, s.rateOf(x.flow, now));
       }
+      // a fetcher still waiting for its first byte needs a round trip more
+      for (Lease x : b.leases) {
+        waiting &= x.firstByteNanos < 0;
+      }
       double tv = rem / rv;
-      if (v.firstByteNanos < 0) {
-        tv += Math.max(0, v.flow.latencyNanos) / 1e9;
+      if (waiting) {
+        tv += Math.max(0, b.leases.get(0).flow.latencyNanos) / 1e9;
+      }
+      boolean muchSooner = thief.current == null && rt > 0 && rem / rt + lt < tv * MUCH_SOONER;
+      if (b.leases.size() > 1 && !allSilent && !muchSooner) {
+        continue;
       }
       if (tv > bestTime) {
         best = b;
@@ -205,7 +224,7 @@ final class EndGame {
           return t;
         }
       }
-      if (otherReplica && rem > 0 && (silent || rem / rt + lt < bestTime * 0.8)) {
+      if (otherReplica && rem > 0 && (silent || rem / rt + lt < bestTime * MUCH_SOONER)) {
         return Lease.start(best, thief, best.committed, /* duplicate= */ true, now);
       }
     }

@@ -33,7 +33,8 @@ final class Engine {
   private final Ticker ticker;
   private final String id;
   private final PieceVerifier verifier;
-  private final boolean startOnChecksum = Boolean.getBoolean(START_ON_CHECKSUM);
+  private final boolean startOnChecksum =
+      !"false".equalsIgnoreCase(System.getProperty(START_ON_CHECKSUM, "true"));
   private volatile boolean cancelled;
   private volatile BlockScheduler scheduler;
 
@@ -124,7 +125,7 @@ final class Engine {
         pending.add(i);
       }
     }
-    long answerNanos = medianAnswer(round, answers.size());
+    long answerNanos = round.medianAtLeast();
     int connections = early ? connections(spec.options(), uris, answerNanos) : chosen();
     LOG.debug(
         "[{}] probed {} replicas in {} ms{}, median answer {} ms, {} connection(s) each",
@@ -235,34 +236,24 @@ final class Engine {
 
   /**
    * A median first answer (connecting and one round trip, see {@link ProbeRound#answerNanos}) at
-   * least this long says the replicas are distant: round trips of about 40 ms or more.
+   * least this long says the replicas are distant: round trips of about 40 ms or more. A replica
+   * still to answer counts with the time its request has waited ({@link ProbeRound#medianAtLeast}),
+   * so that this is known this long after the requests left at the latest.
    */
   static final long FAR_ANSWER_NANOS = 80_000_000L;
 
   /**
    * The system property that lets the user's whole-file checksum start the download on the first
-   * answers ({@link Prober#settled}) when those already say the replicas are distant (their median
-   * took {@link #FAR_ANSWER_NANOS} or more: a majority's median would too, so the connections per
-   * replica are those the wait would have chosen). Off unless {@code true}: measured in session 11
-   * on the testbed without a clear gain (docs/download.md, "Start-up time"); {@code
-   * BRAID_JAVA_OPTS=-Dbraid.startOnChecksum=true} turns it on for comparisons.
+   * answer ({@link Prober#settled}) once the answers and the waits say whether the replicas are
+   * distant ({@link ProbeRound#distant}: at most {@link #FAR_ANSWER_NANOS} after the requests
+   * left), which chooses the connections per replica. On unless {@code false} ({@code
+   * BRAID_JAVA_OPTS=-Dbraid.startOnChecksum=false} waits for a majority as before, for
+   * comparisons); measured on the testbed in session 14 (docs/download.md, "Start-up time").
    */
   static final String START_ON_CHECKSUM = "braid.startOnChecksum";
 
   /** Connections to each distant HTTP replica when the user chose no count. */
   static final int FAR_CONNECTIONS = 2;
-
-  /** The median time of the answers in so far (the lower one of an even count); 0 if none. */
-  private static long medianAnswer(ProbeRound round, int sources) {
-    List<Long> in = new ArrayList<>();
-    for (int i = 0; i < sources; i++) {
-      if (round.answerNanos(i) >= 0) {
-        in.add(round.answerNanos(i));
-      }
-    }
-    in.sort(null);
-    return in.isEmpty() ? 0 : in.get((in.size() - 1) / 2);
-  }
 
   private int chosen() {
     return spec.options().connectionsPerSource();
@@ -337,17 +328,20 @@ final class Engine {
 
   /**
    * The answers once they settle the download ({@link Prober#settled}) or all are in; null for a
-   * replica still to answer.
+   * replica still to answer. With the user's checksum one answer settles it once the replicas'
+   * distance is known ({@link ProbeRound#distant}), which chooses the connections per replica.
    */
   private List<Prober.Answer> awaitSettled(ProbeRound round) {
     while (true) {
       List<Prober.Answer> now = round.snapshot();
-      boolean far = medianAnswer(round, now.size()) >= FAR_ANSWER_NANOS;
+      Boolean far = round.distant(FAR_ANSWER_NANOS);
       if (!now.contains(null)
-          || Prober.settled(now, spec.guards(), spec.checksums(), startOnChecksum && far)) {
+          || Prober.settled(now, spec.guards(), spec.checksums(), startOnChecksum && far != null)) {
         return now;
       }
-      if (round.next() < 0) {
+      // no answer may come before the distance is known: wake up then
+      long wait = far == null ? Math.max(1, round.untilDistant(FAR_ANSWER_NANOS)) : Long.MAX_VALUE;
+      if (round.next(wait) < 0 && (round.expired() || Thread.currentThread().isInterrupted())) {
         return round.awaitAll();
       }
     }

@@ -34,6 +34,14 @@ final class ProbeRound {
    */
   private final AtomicLongArray took;
 
+  /**
+   * By source, when ({@link System#nanoTime}) its request now awaiting an answer was sent; {@link
+   * #NOT_SENT} before that.
+   */
+  private final AtomicLongArray sent;
+
+  private static final long NOT_SENT = Long.MIN_VALUE;
+
   private final long deadline;
 
   private ProbeRound(List<RangeSource> sources, Duration limit) {
@@ -41,8 +49,10 @@ final class ProbeRound {
     this.limit = limit;
     this.answers = new AtomicReferenceArray<>(sources.size());
     this.took = new AtomicLongArray(sources.size());
+    this.sent = new AtomicLongArray(sources.size());
     for (int i = 0; i < sources.size(); i++) {
       took.set(i, -1);
+      sent.set(i, NOT_SENT);
     }
     this.deadline = System.nanoTime() + limit.toNanos() + TimeUnit.SECONDS.toNanos(1);
   }
@@ -62,7 +72,7 @@ final class ProbeRound {
           new Thread(
               () -> {
                 long[] took = {-1};
-                Prober.Answer a = ask(sources.get(k), r, guards, until, took);
+                Prober.Answer a = ask(sources.get(k), r, guards, until, took, round.sent, k);
                 round.took.set(k, a.error() == null ? took[0] : -1);
                 round.answers.set(k, a);
                 round.arrived.add(k);
@@ -130,6 +140,86 @@ final class ProbeRound {
     return took.get(i);
   }
 
+  /**
+   * A lower bound on the median answer time of the round ({@link #answerNanos}; the lower one of an
+   * even count) once every source has answered: the median of the answers in so far and, for each
+   * source still to answer, the time its request has waited (its answer takes at least that long).
+   * Failed sources do not count. 0 if none counts.
+   */
+  long medianAtLeast() {
+    return medianAtLeast(answered(), waiting(System.nanoTime()));
+  }
+
+  /**
+   * Whether the sources are distant: true once the median answer time ({@link #medianAtLeast}) is
+   * sure to be {@code far} or more, false once it is sure to be less, null while it could be
+   * either.
+   */
+  Boolean distant(long far) {
+    return distant(answered(), waiting(System.nanoTime()), far);
+  }
+
+  /**
+   * Nanoseconds from now until {@link #distant} can change without an answer coming: until the
+   * request that has waited longest has waited {@code far}; 0 if none waits.
+   */
+  long untilDistant(long far) {
+    List<Long> w = waiting(System.nanoTime());
+    return w.isEmpty()
+        ? 0
+        : Math.max(0, far - w.stream().mapToLong(Long::longValue).max().orElse(0));
+  }
+
+  private List<Long> answered() {
+    List<Long> out = new ArrayList<>();
+    for (int i = 0; i < took.length(); i++) {
+      if (took.get(i) >= 0 && answers.get(i) != null) {
+        out.add(took.get(i));
+      }
+    }
+    return out;
+  }
+
+  private List<Long> waiting(long now) {
+    List<Long> out = new ArrayList<>();
+    for (int i = 0; i < answers.length(); i++) {
+      if (answers.get(i) == null) {
+        long s = sent.get(i);
+        out.add(s == NOT_SENT ? 0 : Math.max(0, now - s));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The lower median of {@code answered} (answer times) and {@code waiting} (how long each request
+   * still to be answered has waited, a lower bound on its answer time); 0 if both are empty.
+   */
+  static long medianAtLeast(List<Long> answered, List<Long> waiting) {
+    List<Long> all = new ArrayList<>(answered);
+    all.addAll(waiting);
+    all.sort(null);
+    return all.isEmpty() ? 0 : all.get((all.size() - 1) / 2);
+  }
+
+  /**
+   * Whether the final median answer time will be {@code far} or more: true once the lower bound
+   * {@link #medianAtLeast} reaches it, false once that median is an answer already in and below it
+   * (later answers only add values at or above the time waited), null while undecided. With no
+   * source left to count (every one failed), false.
+   */
+  static Boolean distant(List<Long> answered, List<Long> waiting, long far) {
+    int n = answered.size() + waiting.size();
+    if (n == 0) {
+      return false;
+    }
+    if (medianAtLeast(answered, waiting) >= far) {
+      return true;
+    }
+    long near = answered.stream().filter(t -> t < far).count();
+    return near > (n - 1) / 2 ? false : null;
+  }
+
   /** Source {@code i}'s answer, or null if not in yet. */
   Prober.Answer answer(int i) {
     return answers.get(i);
@@ -156,10 +246,17 @@ final class ProbeRound {
    * answered try took.
    */
   private static Prober.Answer ask(
-      RangeSource source, ByteRange first, Guards guards, long untilNanos, long[] took) {
+      RangeSource source,
+      ByteRange first,
+      Guards guards,
+      long untilNanos,
+      long[] took,
+      AtomicLongArray sentAt,
+      int index) {
     try {
       for (int tries = 1; ; tries++) {
         long sent = System.nanoTime();
+        sentAt.set(index, sent);
         try {
           if (first == null) {
             Validators v = source.probe();

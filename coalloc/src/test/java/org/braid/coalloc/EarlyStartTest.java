@@ -155,17 +155,53 @@ class EarlyStartTest {
   }
 
   @Test
-  void withTheUsersChecksum_nearFirstAnswer_waitsForTheMajority() throws Exception {
+  void withTheUsersChecksum_nearFirstAnswer_startsOnceTheOthersAreKnownToBeDistant()
+      throws Exception {
+    // the default, without the property: on
+    System.clearProperty(Engine.START_ON_CHECKSUM);
     byte[] data = Files.readAllBytes(TestFiles.random(dir, "src.bin", 3L * FIRST, 16));
+    AtomicReference<Instant> answered = new AtomicReference<>();
+    try (HostileHttpServer fast = HostileHttpServer.start((req, x) -> x.serve(req, data, ""));
+        HostileHttpServer slowA = HostileHttpServer.start(answersAfter(1_500, data, answered));
+        HostileHttpServer slowB = HostileHttpServer.start(answersAfter(1_500, data, answered))) {
+      DownloadReport r = runWithChecksum(data, fast, slowA, slowB);
+      // the near answer alone does not tell the distance (most replicas are still out), but once
+      // the two others have waited FAR_ANSWER_NANOS the median is sure to be distant: the download
+      // starts then, not when a second replica answers (1.5 s)
+      Instant other = answered.get();
+      assertTrue(other == null || r.start().isBefore(other), r.start() + " " + other);
+    }
+  }
+
+  @Test
+  void withTheUsersChecksumOff_theMajorityDecidesBeforeTheStart() throws Exception {
+    System.setProperty(Engine.START_ON_CHECKSUM, "false");
+    byte[] data = Files.readAllBytes(TestFiles.random(dir, "src.bin", 3L * FIRST, 17));
     AtomicReference<Instant> answered = new AtomicReference<>();
     try (HostileHttpServer fast = HostileHttpServer.start((req, x) -> x.serve(req, data, ""));
         HostileHttpServer slowA = HostileHttpServer.start(answersAfter(300, data, answered));
         HostileHttpServer slowB = HostileHttpServer.start(answersAfter(300, data, answered))) {
       DownloadReport r = runWithChecksum(data, fast, slowA, slowB);
-      // a near first answer: the wait for a majority is short and chooses the connections, so
-      // the download started only after a second replica answered
       assertFalse(r.start().isBefore(answered.get()), r.start() + " " + answered);
     }
+  }
+
+  @Test
+  void distance_knownFromTheAnswersOrFromHowLongTheOthersWaited() {
+    long far = 80;
+    // one near answer of four: undecided while the others have waited less than far
+    assertNull(ProbeRound.distant(List.of(10L), List.of(50L, 50L, 50L), far));
+    assertEquals(50, ProbeRound.medianAtLeast(List.of(10L), List.of(50L, 50L, 50L)));
+    // ... and distant once they waited far: their answers can only take longer
+    assertEquals(true, ProbeRound.distant(List.of(10L), List.of(80L, 80L, 80L), far));
+    // two near answers of four: the lower median is near whatever the others do
+    assertEquals(false, ProbeRound.distant(List.of(10L, 20L), List.of(500L, 500L), far));
+    // distant answers
+    assertEquals(true, ProbeRound.distant(List.of(90L, 100L, 120L), List.of(1L), far));
+    assertEquals(100, ProbeRound.medianAtLeast(List.of(90L, 100L, 160L), List.of(160L)));
+    // nothing to count (every replica failed): near, the default connections
+    assertEquals(false, ProbeRound.distant(List.of(), List.of(), far));
+    assertEquals(0, ProbeRound.medianAtLeast(List.of(), List.of()));
   }
 
   /** Answers at once with 206 and the range of {@code data}, then sends it at about 320 KB/s. */
