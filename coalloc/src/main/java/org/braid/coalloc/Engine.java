@@ -219,7 +219,20 @@ final class Engine {
         }
         journal.finish(s.events(), s.replicas());
         requireComplete(s, part);
-        return finish(s, part, hasher, resumed, start, endNanos, joinedNanos);
+        try {
+          return finish(s, part, hasher, resumed, start, endNanos, joinedNanos);
+        } catch (DownloadException e) {
+          SizeVotes.Overruled o =
+              votes != null && e.kind() == DownloadException.Kind.VERIFICATION
+                  ? awaitMajority(round, size)
+                  : null;
+          if (o == null) {
+            throw e;
+          }
+          // the first answers' size was wrong, and the whole file came before most replicas said so
+          o.addSuppressed(e);
+          throw new DownloadException(o.getMessage(), o, DownloadException.Kind.NETWORK);
+        }
       }
     }
   }
@@ -343,6 +356,42 @@ final class Engine {
       long wait = far == null ? Math.max(1, round.untilDistant(FAR_ANSWER_NANOS)) : Long.MAX_VALUE;
       if (round.next(wait) < 0 && (round.expired() || Thread.currentThread().isInterrupted())) {
         return round.awaitAll();
+      }
+    }
+  }
+
+  /** How often {@link #awaitMajority} looks at the answers. */
+  private static final long MAJORITY_POLL_MILLIS = 5;
+
+  /**
+   * After a download that started on the first answers' {@code size} failed its checksum: waits
+   * until more than half of all the replicas report one size, every replica answered, or the
+   * probe's deadline passed; the {@link SizeVotes.Overruled} failure when that majority reports
+   * another size (the download then starts over with every answer, as when the majority comes
+   * during the transfer), else null (the checksum failure stands).
+   */
+  static SizeVotes.Overruled awaitMajority(ProbeRound round, long size) {
+    while (true) {
+      List<Prober.Answer> now = round.snapshot();
+      SizeVotes votes = new SizeVotes(now.size(), size, List.of());
+      int agree = 0;
+      for (Prober.Answer a : now) {
+        SizeVotes.Overruled o = votes.add(a);
+        if (o != null) {
+          return o;
+        }
+        if (a != null && a.validators() != null && a.validators().size() == size) {
+          agree++;
+        }
+      }
+      if (2 * agree > now.size() || !now.contains(null) || round.expired()) {
+        return null;
+      }
+      try {
+        Thread.sleep(MAJORITY_POLL_MILLIS);
+      } catch (InterruptedException ie) {
+        Thread.currentThread().interrupt();
+        return null;
       }
     }
   }

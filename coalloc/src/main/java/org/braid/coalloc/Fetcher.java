@@ -25,6 +25,14 @@ final class Fetcher {
   /** Bytes read per chunk: one buffer of this size per flow. */
   static final int BUFFER = 64 * 1024;
 
+  /**
+   * Bytes read per chunk from a replica read over near connections ({@link HttpRangeSource#near}),
+   * into a direct buffer: the kernel copies from the socket straight into it and the part file's
+   * write takes it from there, with no copy in Java, and reads this large take the fetching thread
+   * half the CPU of 64 KiB ones at memory speed (issue 17; docs/download.md, "CPU").
+   */
+  static final int NEAR_BUFFER = 1 << 20;
+
   /** Where fetched bytes go. */
   @FunctionalInterface
   interface Sink {
@@ -157,7 +165,7 @@ final class Fetcher {
   }
 
   private void work(Flow f, RangeSource src, Lease first, ReadableByteChannel data) {
-    ByteBuffer buf = ByteBuffer.allocate(BUFFER);
+    ByteBuffer buf = buffer(src);
     ReadBatcher batcher = new ReadBatcher();
     Renewal renewal =
         src instanceof HttpRangeSource h && renewing
@@ -182,6 +190,17 @@ final class Fetcher {
       }
       fetch(l, reader, null);
     }
+  }
+
+  /**
+   * A fetch thread's chunk buffer: a direct one of {@link #NEAR_BUFFER} bytes for a source whose
+   * channels read into it without a copy ({@link HttpRangeSource#near}), else a heap one of {@link
+   * #BUFFER} bytes (the other sources read through streams into an array).
+   */
+  static ByteBuffer buffer(RangeSource src) {
+    return src instanceof HttpRangeSource h && h.near()
+        ? ByteBuffer.allocateDirect(NEAR_BUFFER)
+        : ByteBuffer.allocate(BUFFER);
   }
 
   /** A fetch thread's source, chunk buffer, read pacing and connection renewal (or null). */

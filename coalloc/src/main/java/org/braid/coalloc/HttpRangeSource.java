@@ -9,6 +9,7 @@ import java.time.Duration;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.protocol.HttpClientContext;
+import org.apache.hc.client5.http.protocol.RedirectLocations;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ConnectionClosedException;
 import org.apache.hc.core5.http.HttpEntity;
@@ -26,7 +27,7 @@ public final class HttpRangeSource implements RangeSource {
   private static final Logger LOG = LoggerFactory.getLogger(HttpRangeSource.class);
 
   /** Remainders at most this long are read to the end so the connection can be reused. */
-  private static final long DRAIN_LIMIT = 64 * 1024;
+  static final long DRAIN_LIMIT = 64 * 1024;
 
   private final URI uri;
 
@@ -38,6 +39,18 @@ public final class HttpRangeSource implements RangeSource {
   private final boolean ownsClient;
   private final HttpAnswers answers;
   private volatile Validators probed;
+
+  /**
+   * The replica's own connections once its first answer came straight from its URL, when it is on
+   * this machine ({@link NearHttp}); null: every range goes through the pooled client.
+   */
+  private volatile NearHttp near;
+
+  /**
+   * Whether {@link #near} may be used: for a source with a client of its own (a dataset's sources
+   * share their server's pooled connections, which a connection per source would not).
+   */
+  private final boolean mayGoNear;
 
   /**
    * Creates a source with its own connection pool of {@link SourceOptions#connectionsPerSource()}
@@ -65,8 +78,26 @@ public final class HttpRangeSource implements RangeSource {
     this(uri, options, shared, false);
   }
 
+  /**
+   * A source with its own pool, as {@link #HttpRangeSource(URI, SourceOptions)}, that reads every
+   * range through that pool, never over near connections (tests of the pooled client's reuse).
+   */
+  static HttpRangeSource pooled(URI uri, SourceOptions options) {
+    return new HttpRangeSource(uri, options, client(uri, options, poolSize(options)), true, false);
+  }
+
   private HttpRangeSource(
       URI uri, SourceOptions options, CloseableHttpClient client, boolean ownsClient) {
+    this(uri, options, client, ownsClient, ownsClient);
+  }
+
+  private HttpRangeSource(
+      URI uri,
+      SourceOptions options,
+      CloseableHttpClient client,
+      boolean ownsClient,
+      boolean mayGoNear) {
+    this.mayGoNear = mayGoNear;
     this.uri = uri;
     this.target = HttpReplicaClient.httpTarget(uri);
     this.answers = new HttpAnswers(uri);
@@ -116,12 +147,14 @@ public final class HttpRangeSource implements RangeSource {
   }
 
   private Validators probe(HttpGet get) throws IOException {
-    ClassicHttpResponse r = execute(get);
+    HttpClientContext context = HttpClientContext.create();
+    ClassicHttpResponse r = execute(get, context);
     boolean reusable = false;
     try {
       HttpAnswers.Probed answer = answers.probe(r);
       reusable = answer.reusable();
       probed = answer.validators();
+      answeredDirectly(context);
       return answer.validators();
     } finally {
       if (!reusable) {
@@ -156,9 +189,10 @@ public final class HttpRangeSource implements RangeSource {
     get.setHeader("Want-Digest", HttpDigests.WANT_DIGEST);
     Duration limit = options.probeTimeout();
     ClassicHttpResponse r;
+    HttpClientContext context = HttpClientContext.create();
     try (Deadlines.Armed deadline = Deadlines.after(limit, get::cancel)) {
       try {
-        r = execute(get);
+        r = execute(get, context);
       } catch (IOException e) {
         if (deadline.expired()) {
           throw new SourceException.StalledException(
@@ -175,6 +209,7 @@ public final class HttpRangeSource implements RangeSource {
     try {
       HttpAnswers.First a = answers.first(r, offset, length);
       remember(a.validators());
+      answeredDirectly(context);
       HttpEntity e = r.getEntity();
       if (a.exact() && e != null) {
         return new First(a.validators(), new Body(get, r, e.getContent(), length, 0));
@@ -201,6 +236,26 @@ public final class HttpRangeSource implements RangeSource {
       throw new SourceException.ReplicaChangedException(
           uri, "file changed on the server (ETag " + p.etag() + " -> " + v.etag() + ")");
     }
+  }
+
+  /**
+   * After a first answer: the later ranges go over {@link NearHttp} connections when this source
+   * may use them ({@link #mayGoNear}), the answer came from the URL itself (no redirect) and the
+   * replica is near ({@link NearHttp#of}).
+   */
+  private synchronized void answeredDirectly(HttpClientContext context) {
+    if (near != null || !mayGoNear) {
+      return;
+    }
+    RedirectLocations redirects = context.getRedirectLocations();
+    if (redirects == null || redirects.getAll().isEmpty()) {
+      near = NearHttp.of(uri, target, options);
+    }
+  }
+
+  /** Whether ranges are read over near connections ({@link NearHttp}) from now on. */
+  boolean near() {
+    return near != null;
   }
 
   /** Ends an answer whose body is not wanted: a short one read to its end, any other dropped. */
@@ -246,6 +301,16 @@ public final class HttpRangeSource implements RangeSource {
       return new Body(null, null, null, 0, 0);
     }
     boolean whole = p != null && !p.ranges();
+    NearHttp direct = near;
+    if (direct != null && !whole) {
+      try {
+        return direct.open(offset, length, key, (r, o, l) -> answers.check(r, o, l, p));
+      } catch (NearHttp.NotPlain e) {
+        LOG.debug("{}: {}; reading every range through the pooled client", uri, e.getMessage());
+        near = null;
+        direct.close();
+      }
+    }
     HttpGet get = whole ? new HttpGet(target) : request(offset, length);
     ClassicHttpResponse r = executeHead(get, key);
     try {
@@ -328,16 +393,17 @@ public final class HttpRangeSource implements RangeSource {
     return r;
   }
 
-  private ClassicHttpResponse execute(HttpGet get) throws SourceException {
-    return execute(get, null);
-  }
-
   private ClassicHttpResponse execute(HttpGet get, Object key) throws SourceException {
     HttpClientContext context = null;
     if (key != null) {
       context = HttpClientContext.create();
       context.setUserToken(key);
     }
+    return execute(get, context);
+  }
+
+  private ClassicHttpResponse execute(HttpGet get, HttpClientContext context)
+      throws SourceException {
     try {
       return client.executeOpen(null, get, context);
     } catch (SocketTimeoutException e) {
@@ -369,6 +435,10 @@ public final class HttpRangeSource implements RangeSource {
 
   @Override
   public void close() throws IOException {
+    NearHttp n = near;
+    if (n != null) {
+      n.close();
+    }
     if (ownsClient) {
       client.close();
     }

@@ -286,6 +286,35 @@ class EarlyStartTest {
   }
 
   @Test
+  void fastFirstAnswerOfAnotherSize_wholeFileBeforeTheMajority_startsOverWithTheMajority()
+      throws Exception {
+    System.clearProperty(Engine.START_ON_CHECKSUM);
+    byte[] data = Files.readAllBytes(TestFiles.random(dir, "src.bin", 3L * FIRST, 18));
+    byte[] stale = Files.readAllBytes(TestFiles.random(dir, "stale.bin", 3L * FIRST + 4096, 19));
+    AtomicReference<Instant> answered = new AtomicReference<>();
+    List<HostileHttpServer.Request> seen = new CopyOnWriteArrayList<>();
+    // the replica of another version answers at once and, once the two others' first ranges have
+    // been silent long enough, fetches those too: the download started on its size is complete,
+    // and fails the user's checksum, before the two others answer (3 s) and say that size is wrong
+    // (without waiting for them: exit 5, checksum mismatch)
+    try (HostileHttpServer old =
+            HostileHttpServer.start(
+                (req, x) -> {
+                  seen.add(req);
+                  x.serve(req, stale, "");
+                });
+        HostileHttpServer a = HostileHttpServer.start(answersAfter(3_000, data, answered));
+        HostileHttpServer b = HostileHttpServer.start(answersAfter(3_000, data, answered))) {
+      DownloadReport r = runWithChecksum(data, old, a, b);
+      String why = r.replicas().get(0).dropped();
+      assertTrue(
+          why != null && why.contains("serves " + stale.length + " bytes"), String.valueOf(why));
+      assertEquals(0, r.replicas().get(0).bytes());
+      assertEquals(2, firstRequests(seen), seen.toString());
+    }
+  }
+
+  @Test
   void withoutAChecksum_theMajorityDecidesBeforeTheStart() throws Exception {
     byte[] data = Files.readAllBytes(TestFiles.random(dir, "src.bin", 3L * FIRST, 14));
     byte[] stale = Files.readAllBytes(TestFiles.random(dir, "stale.bin", 3L * FIRST + 4096, 15));

@@ -15,7 +15,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The default (sequential) fetch loop over real HTTP connections: each flow keeps its own
  * connection, a request cut short keeps it when its rest is small, and a replica whose rate rises
- * gets a new connection in the middle of a block without losing a byte ({@link Renewal}).
+ * gets a new connection in the middle of a block without losing a byte ({@link Renewal}). The
+ * sources read through their pooled client ({@link HttpRangeSource#pooled}), whose connection reuse
+ * these tests count; near connections keep the same rules ({@link NearHttpTest}).
  */
 class SequentialRenewalTest {
   private static byte[] data(int size) {
@@ -37,7 +39,7 @@ class SequentialRenewalTest {
     byte[] d = data(1 << 20);
     byte[] out = new byte[d.length];
     try (PipeliningRangeServer srv = new PipeliningRangeServer(d, 0, n -> null);
-        HttpRangeSource src = new HttpRangeSource(srv.uri(), SourceOptions.DEFAULT)) {
+        HttpRangeSource src = HttpRangeSource.pooled(srv.uri(), SourceOptions.DEFAULT)) {
       src.probe();
       Renewal.Key a = new Renewal.Key(0, 0);
       Renewal.Key b = new Renewal.Key(1, 0);
@@ -63,7 +65,7 @@ class SequentialRenewalTest {
     byte[] d = data(4 << 20);
     byte[] out = new byte[d.length];
     try (PipeliningRangeServer srv = new PipeliningRangeServer(d, 0, n -> null);
-        HttpRangeSource src = new HttpRangeSource(srv.uri(), SourceOptions.DEFAULT)) {
+        HttpRangeSource src = HttpRangeSource.pooled(srv.uri(), SourceOptions.DEFAULT)) {
       src.probe();
       Renewal.Key k = new Renewal.Key(0, 0);
       ReadableByteChannel ch = src.open(0, 2 << 20, k);
@@ -94,7 +96,7 @@ class SequentialRenewalTest {
     byte[] d = data(100_000);
     byte[] out = new byte[d.length];
     try (PipeliningRangeServer srv = new PipeliningRangeServer(d, 0, n -> null);
-        HttpRangeSource src = new HttpRangeSource(srv.uri(), SourceOptions.DEFAULT)) {
+        HttpRangeSource src = HttpRangeSource.pooled(srv.uri(), SourceOptions.DEFAULT)) {
       src.probe();
       Renewal.Key k = new Renewal.Key(0, 0);
       ReadableByteChannel ch = src.open(0, 50_000, k);
@@ -128,7 +130,7 @@ class SequentialRenewalTest {
     byte[] d = data(size);
     byte[] out = new byte[size];
     try (PipeliningRangeServer srv = new PipeliningRangeServer(d, 1e6, n -> null);
-        HttpRangeSource src = new HttpRangeSource(srv.uri(), SourceOptions.DEFAULT)) {
+        HttpRangeSource src = HttpRangeSource.pooled(srv.uri(), SourceOptions.DEFAULT)) {
       srv.delay(20);
       src.probe();
       // the link gets faster and faster after 2 s (as a warm connection's would, if it kept up)
@@ -163,7 +165,7 @@ class SequentialRenewalTest {
     byte[] d = data(size);
     byte[] out = new byte[size];
     try (PipeliningRangeServer srv = new PipeliningRangeServer(d, 2e6, n -> null);
-        HttpRangeSource src = new HttpRangeSource(srv.uri(), SourceOptions.DEFAULT)) {
+        HttpRangeSource src = HttpRangeSource.pooled(srv.uri(), SourceOptions.DEFAULT)) {
       srv.delay(20);
       src.probe();
       assertEquals(0, fetchAll(out, src), "no renewal");
