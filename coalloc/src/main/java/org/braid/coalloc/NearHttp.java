@@ -436,16 +436,7 @@ final class NearHttp implements Closeable {
       try {
         n = conn.read(dst, length - read);
       } catch (SocketTimeoutException e) {
-        throw new SourceException.StalledException(
-            uri,
-            "stalled: no data for "
-                + options.stallTimeout().toSeconds()
-                + " s after "
-                + read
-                + " of "
-                + length
-                + " bytes",
-            e);
+        throw ExactBody.stalled(uri, options.stallTimeout(), read, length, e);
       } catch (IOException e) {
         throw new SourceException.ConnectionException(
             uri,
