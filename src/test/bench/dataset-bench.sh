@@ -24,7 +24,8 @@
 # appends when each link carried its first and last byte, its idle time and bytes to
 # dataset-links.txt in --out; BENCH_LOGS=1 keeps each braid run's stderr and report as
 # logs/SET-CONTENDER-REP.{log,json} in --out; BENCH_BRAID_OPTS adds options to every braid run
-# (e.g. "-v" for its log of the tail split); BENCH_T0=1 makes braid's milestones count from the
+# (BRAID_LOG=info in the environment, which reaches braid, logs the tail split; -v does not apply
+# to a dataset); BENCH_T0=1 makes braid's milestones count from the
 # moment this script takes as the run's start, as its wall clock and the link counters do, rather
 # than from the launcher's start a few ms later (BRAID_TIMING_T0, docs/download.md); BENCH_PROBE=1
 # (for finding out why a run stalls) keeps, in --out/logs, each run's connection set-ups and

@@ -153,6 +153,17 @@ public final class Broker implements AutoCloseable {
     selector.clear(/* answers= */ false);
   }
 
+  /**
+   * Stops discovery now: its HTTP client is closed and its I/O threads stopped (the history store
+   * stays open, {@link #close} closes it). A look-up started after this, or one waiting for a
+   * provider meanwhile, answers as a provider that failed. For a caller that no longer needs the
+   * plan in progress on another thread: the JVM's exit waits up to about 300 ms for threads in
+   * native code, such as the client's I/O threads in {@code epoll_wait}. Idempotent.
+   */
+  public void closeDiscovery() {
+    selector.closeDiscovery();
+  }
+
   /** Releases the HTTP client and closes the history store. */
   @Override
   public void close() {

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,6 +22,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hc.client5.http.async.methods.AbstractBinResponseConsumer;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
@@ -64,6 +66,11 @@ final class HttpDiscovery implements Discovery {
   private final long maxBytes;
   private final InstantSource clock;
   private final CloseableHttpAsyncClient client;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  /** Every request not answered yet, failed by {@link #close} (the client leaves them waiting). */
+  private final Set<CompletableFuture<Body>> open = ConcurrentHashMap.newKeySet();
+
   private final Map<URI, ProviderAnswer> cache = new ConcurrentHashMap<>();
   private final boolean loads;
   private final String clientPeer;
@@ -243,6 +250,12 @@ final class HttpDiscovery implements Discovery {
   private CompletableFuture<Body> get(URI u, List<CompletableFuture<Body>> inflight) {
     CompletableFuture<Body> cf = new CompletableFuture<>();
     inflight.add(cf);
+    open.add(cf);
+    cf.whenComplete((b, ex) -> open.remove(cf));
+    if (closed.get()) {
+      cf.completeExceptionally(new IOException("discovery closed"));
+      return cf;
+    }
     try {
       Future<Body> f =
           client.execute(
@@ -322,6 +335,9 @@ final class HttpDiscovery implements Discovery {
    */
   @Override
   public void close() {
+    if (closed.getAndSet(true)) {
+      return;
+    }
     client.initiateShutdown();
     try {
       client.awaitShutdown(SHUTDOWN_WAIT);
@@ -329,6 +345,9 @@ final class HttpDiscovery implements Discovery {
       Thread.currentThread().interrupt();
     }
     client.close(CloseMode.IMMEDIATE);
+    for (CompletableFuture<Body> cf : List.copyOf(open)) {
+      cf.completeExceptionally(new IOException("discovery closed"));
+    }
   }
 
   /** Status and body of an answer. */

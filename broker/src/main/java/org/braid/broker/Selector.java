@@ -116,6 +116,11 @@ final class Selector {
     ads.clear();
   }
 
+  /** Releases the discovery (its connections and threads); the history store stays open. */
+  void closeDiscovery() {
+    discovery.close();
+  }
+
   /** Releases the discovery and closes the history store. */
   void close() {
     discovery.close();

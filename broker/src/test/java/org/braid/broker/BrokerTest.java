@@ -15,6 +15,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.braid.broker.catalog.Replica;
 import org.braid.broker.graph.MinMin;
@@ -68,6 +71,37 @@ class BrokerTest {
 
   static Replica rep(String url, URI provider) {
     return new Replica(URI.create(url), Replica.NO_PRIORITY, "", provider);
+  }
+
+  @Test
+  void closeDiscovery_stopsTheClientsThreads_andALookUpWaitingOnAProviderEndsAsAFailure()
+      throws Exception {
+    URI silent = fake.silent();
+    Set<Thread> before = Thread.getAllStackTraces().keySet();
+    try (Broker b = broker().timeout(Duration.ofSeconds(60)).build()) {
+      CompletableFuture<List<RankedReplica>> lookUp =
+          CompletableFuture.supplyAsync(
+              () -> b.select(Request.builder(List.of(rep("http://s.example/f", silent))).build()));
+      Thread.sleep(300); // the look-up waits on the silent provider (or starts after the close)
+      List<Thread> io = new ArrayList<>();
+      for (Thread t : Thread.getAllStackTraces().keySet()) {
+        if (!before.contains(t) && t.getName().startsWith("httpclient-")) {
+          io.add(t); // the client's I/O threads, in epoll_wait
+        }
+      }
+      assertFalse(io.isEmpty(), "the discovery client's I/O threads run");
+      b.closeDiscovery();
+      for (Thread t : io) {
+        t.join(10_000);
+        assertFalse(t.isAlive(), t.getName() + " still runs: the JVM's exit would wait for it");
+      }
+      // not the 60 s the provider's answer was given: the closed client fails it
+      List<RankedReplica> r = lookUp.get(30, TimeUnit.SECONDS);
+      assertEquals(1, r.size());
+      String note = String.valueOf(r.get(0).discovery());
+      assertTrue(note.endsWith("IOException: discovery closed"), note);
+      b.closeDiscovery(); // again: nothing left to stop
+    }
   }
 
   @Test

@@ -133,7 +133,12 @@ final class DatasetGet {
     }
     Dataset d = b.build();
     StartupClock.mark("setup");
-    DatasetReport r = runWithHook(d, line);
+    DatasetReport r;
+    try {
+      r = runWithHook(d, line);
+    } finally {
+      stopPlanning();
+    }
     synchronized (names) {
       for (int i = 0; i < names.size(); i++) {
         StartupClock.at(names.get(i), times.get(i));
@@ -216,6 +221,26 @@ final class DatasetGet {
     return t;
   }
 
+  /** The broker of the plan in progress, or null. */
+  private volatile Broker planBroker;
+
+  /** Whether the job has ended (the plan in progress is no longer needed). */
+  private volatile boolean jobEnded;
+
+  /**
+   * Stops the discovery of a plan still in progress when the job ends: its HTTP client's I/O
+   * threads wait in native code ({@code epoll_wait}), and the JVM's exit waits up to about 300 ms
+   * for threads in native code. A job shorter than its plan (a 1,000-file list on 127.0.0.1, about
+   * 2 s) ended 320-380 ms before its process did, 15-40 ms without a plan.
+   */
+  private void stopPlanning() {
+    jobEnded = true;
+    Broker b = planBroker;
+    if (b != null) {
+      b.closeDiscovery();
+    }
+  }
+
   private DatasetPlan plan(DatasetInputs in) {
     double timeout = get.discoveryTimeout;
     Broker.Builder bb =
@@ -231,7 +256,13 @@ final class DatasetGet {
       bb.clientCapacity(opts.clientCapacityRate());
     }
     try (Broker broker = bb.build()) {
+      planBroker = broker;
+      if (jobEnded) {
+        broker.closeDiscovery(); // the job ended while the broker was built
+      }
       return DatasetPlan.of(in, broker, get.requirements);
+    } finally {
+      planBroker = null;
     }
   }
 

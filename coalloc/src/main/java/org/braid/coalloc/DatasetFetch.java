@@ -272,7 +272,9 @@ final class DatasetFetch {
           r.run();
         }
       }
-      t.lastByteNanos = spec.ticker().read();
+      if (g.maxBytesPerSecond() == 0) {
+        t.lastByteNanos = spec.ticker().read(); // a --limit-rate pause is not a stall
+      }
       server.delivered.add(n);
       int keep = t.accept(got[0], n); // the bytes past a cut are another server's
       buf.flip().limit(keep);

@@ -61,6 +61,23 @@ abstract class ExactBody implements ReadableByteChannel {
         e);
   }
 
+  /**
+   * The failure for a body that received nothing for the stall timeout after {@code read} bytes.
+   */
+  static SourceException stalled(
+      URI uri, Duration stallTimeout, long read, long length, SocketTimeoutException e) {
+    return new SourceException.StalledException(
+        uri,
+        "stalled: no data for "
+            + stallTimeout.toSeconds()
+            + " s after "
+            + read
+            + " of "
+            + length
+            + " bytes",
+        e);
+  }
+
   /** The failure for a stream that ended after {@link #read} bytes. */
   final SourceException ended(IOException cause) {
     return new SourceException.BodyLengthException(
@@ -99,16 +116,7 @@ abstract class ExactBody implements ReadableByteChannel {
     try {
       n = in.read(into, off, want);
     } catch (SocketTimeoutException e) {
-      throw new SourceException.StalledException(
-          uri,
-          "stalled: no data for "
-              + stallTimeout.toSeconds()
-              + " s after "
-              + read
-              + " of "
-              + length
-              + " bytes",
-          e);
+      throw stalled(uri, stallTimeout, read, length, e);
     } catch (IOException e) {
       throw broken(e);
     }

@@ -2,7 +2,6 @@ package org.braid.coalloc;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -16,7 +15,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Locale;
 import org.apache.hc.core5.http.ClassicHttpResponse;
-import org.apache.hc.core5.http.message.BasicClassicHttpResponse;
 import org.braid.coalloc.credentials.GridEnvironment;
 
 /**
@@ -162,61 +160,19 @@ final class HttpPipe implements Pipe {
 
   /** Reads a status line and headers (skipping interim 1xx answers). */
   private ClassicHttpResponse readHead() throws IOException {
-    while (true) {
-      String status = line();
-      String[] p = status.split(" ", 3);
-      if (p.length < 2 || !p[0].startsWith("HTTP/1.") || !p[1].matches("\\d{3}")) {
-        throw new SourceException.ConnectionException(
-            uri, "not an HTTP/1.x answer: " + OneLine.abbreviate(status), null);
-      }
-      BasicClassicHttpResponse a =
-          new BasicClassicHttpResponse(Integer.parseInt(p[1]), p.length > 2 ? p[2] : null);
-      int count = 0;
-      for (String h = line(); !h.isEmpty(); h = line()) {
-        int colon = h.indexOf(':');
-        if (++count > HttpLimits.MAX_HEADERS || colon <= 0 || h.charAt(0) <= ' ') {
-          throw new SourceException.ConnectionException(
-              uri,
-              count > HttpLimits.MAX_HEADERS
-                  ? "more than " + HttpLimits.MAX_HEADERS + " header lines"
-                  : "malformed header line: " + OneLine.abbreviate(h),
-              null);
-        }
-        a.addHeader(h.substring(0, colon).trim(), h.substring(colon + 1).trim());
-      }
-      if (a.getCode() >= 200) {
-        return a;
-      }
-    }
+    return HttpHead.read(uri, this::nextByte);
   }
 
-  /** One line without its CRLF, at most {@link HttpLimits#MAX_LINE} bytes. */
-  private String line() throws IOException {
-    ByteArrayOutputStream b = new ByteArrayOutputStream(128);
-    while (true) {
-      int c;
-      try {
-        c = in.read();
-      } catch (SocketTimeoutException e) {
-        throw new SourceException.StalledException(
-            uri, "no answer within " + options.stallTimeout().toSeconds() + " s", e);
-      } catch (IOException e) {
-        throw new SourceException.ConnectionException(
-            uri, "reading an answer failed: " + HttpRangeSource.describe(e), e);
-      }
-      if (c < 0) {
-        throw new SourceException.ConnectionException(
-            uri, "connection closed before the answer's headers ended", null);
-      }
-      if (c == '\n') {
-        String s = b.toString(StandardCharsets.ISO_8859_1);
-        return s.endsWith("\r") ? s.substring(0, s.length() - 1) : s;
-      }
-      if (b.size() >= HttpLimits.MAX_LINE) {
-        throw new SourceException.ConnectionException(
-            uri, "header line longer than " + HttpLimits.MAX_LINE + " bytes", null);
-      }
-      b.write(c);
+  /** The answer's next byte, or -1 at the end of the stream. */
+  private int nextByte() throws IOException {
+    try {
+      return in.read();
+    } catch (SocketTimeoutException e) {
+      throw new SourceException.StalledException(
+          uri, "no answer within " + options.stallTimeout().toSeconds() + " s", e);
+    } catch (IOException e) {
+      throw new SourceException.ConnectionException(
+          uri, "reading an answer failed: " + HttpRangeSource.describe(e), e);
     }
   }
 

@@ -1,6 +1,5 @@
 package org.braid.coalloc;
 
-import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -21,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import org.apache.hc.core5.http.ClassicHttpResponse;
-import org.apache.hc.core5.http.message.BasicClassicHttpResponse;
 import org.braid.coalloc.credentials.GridEnvironment;
 
 /**
@@ -300,74 +298,36 @@ final class NearHttp implements Closeable {
     ClassicHttpResponse readHead() throws IOException {
       Duration limit = options.connectTimeout().plus(options.stallTimeout());
       long deadline = System.nanoTime() + limit.toNanos();
-      while (true) {
-        String status = line(deadline, limit);
-        String[] p = status.split(" ", 3);
-        if (p.length < 2 || !p[0].startsWith("HTTP/1.") || !p[1].matches("\\d{3}")) {
-          throw new SourceException.ConnectionException(
-              uri, "not an HTTP/1.x answer: " + OneLine.abbreviate(status), null);
-        }
-        BasicClassicHttpResponse a =
-            new BasicClassicHttpResponse(Integer.parseInt(p[1]), p.length > 2 ? p[2] : null);
-        int count = 0;
-        for (String h = line(deadline, limit); !h.isEmpty(); h = line(deadline, limit)) {
-          int colon = h.indexOf(':');
-          if (++count > HttpLimits.MAX_HEADERS || colon <= 0 || h.charAt(0) <= ' ') {
-            throw new SourceException.ConnectionException(
-                uri,
-                count > HttpLimits.MAX_HEADERS
-                    ? "more than " + HttpLimits.MAX_HEADERS + " header lines"
-                    : "malformed header line: " + OneLine.abbreviate(h),
-                null);
-          }
-          a.addHeader(h.substring(0, colon).trim(), h.substring(colon + 1).trim());
-        }
-        if (a.getCode() >= 200) {
-          return a;
-        }
-      }
+      return HttpHead.read(uri, () -> nextByte(deadline, limit));
     }
 
-    /** One line without its CRLF, at most {@link HttpLimits#MAX_LINE} bytes, by the deadline. */
-    private String line(long deadline, Duration limit) throws IOException {
-      ByteArrayOutputStream b = new ByteArrayOutputStream(128);
-      while (true) {
-        if (!pending.hasRemaining()) {
-          long left = deadline - System.nanoTime();
-          if (left <= 0) {
-            throw new SourceException.StalledException(
-                uri, "no response headers within " + limit.toSeconds() + " s", null);
-          }
-          pending.clear();
-          int n;
-          try {
-            n = fill(pending, Duration.ofNanos(left));
-          } catch (SocketTimeoutException e) {
-            throw new SourceException.StalledException(
-                uri, "no response headers within " + limit.toSeconds() + " s", e);
-          } catch (IOException e) {
-            throw new SourceException.ConnectionException(
-                uri, "reading an answer failed: " + HttpRangeSource.describe(e), e);
-          } finally {
-            pending.flip();
-          }
-          if (n < 0) {
-            throw new SourceException.ConnectionException(
-                uri, "connection closed before the answer's headers ended", null);
-          }
-          answered = true;
+    /** The answer's next byte by the deadline, or -1 at the end of the stream. */
+    private int nextByte(long deadline, Duration limit) throws IOException {
+      if (!pending.hasRemaining()) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new SourceException.StalledException(
+              uri, "no response headers within " + limit.toSeconds() + " s", null);
         }
-        int c = pending.get() & 0xff;
-        if (c == '\n') {
-          String s = b.toString(StandardCharsets.ISO_8859_1);
-          return s.endsWith("\r") ? s.substring(0, s.length() - 1) : s;
-        }
-        if (b.size() >= HttpLimits.MAX_LINE) {
+        pending.clear();
+        int n;
+        try {
+          n = fill(pending, Duration.ofNanos(left));
+        } catch (SocketTimeoutException e) {
+          throw new SourceException.StalledException(
+              uri, "no response headers within " + limit.toSeconds() + " s", e);
+        } catch (IOException e) {
           throw new SourceException.ConnectionException(
-              uri, "header line longer than " + HttpLimits.MAX_LINE + " bytes", null);
+              uri, "reading an answer failed: " + HttpRangeSource.describe(e), e);
+        } finally {
+          pending.flip();
         }
-        b.write(c);
+        if (n < 0) {
+          return -1;
+        }
+        answered = true;
       }
+      return pending.get() & 0xff;
     }
 
     /**
@@ -476,16 +436,7 @@ final class NearHttp implements Closeable {
       try {
         n = conn.read(dst, length - read);
       } catch (SocketTimeoutException e) {
-        throw new SourceException.StalledException(
-            uri,
-            "stalled: no data for "
-                + options.stallTimeout().toSeconds()
-                + " s after "
-                + read
-                + " of "
-                + length
-                + " bytes",
-            e);
+        throw ExactBody.stalled(uri, options.stallTimeout(), read, length, e);
       } catch (IOException e) {
         throw new SourceException.ConnectionException(
             uri,
