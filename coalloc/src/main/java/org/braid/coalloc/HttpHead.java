@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.message.BasicClassicHttpResponse;
 
@@ -51,6 +52,20 @@ final class HttpHead {
         return a;
       }
     }
+  }
+
+  /** Whether the answer's comma-separated {@code header} lists {@code token} (lower case). */
+  static boolean hasToken(ClassicHttpResponse a, String header, String token) {
+    var h = a.getFirstHeader(header);
+    if (h == null) {
+      return false;
+    }
+    for (String t : h.getValue().split(",")) {
+      if (t.trim().toLowerCase(Locale.ROOT).equals(token)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** One line without its CRLF, at most {@link HttpLimits#MAX_LINE} bytes. */

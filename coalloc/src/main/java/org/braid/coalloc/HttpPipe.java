@@ -13,7 +13,6 @@ import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.Locale;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.braid.coalloc.credentials.GridEnvironment;
 
@@ -153,7 +152,7 @@ final class HttpPipe implements Pipe {
       throw new SourceException.BadRangeException(
           uri, "answer to a pipelined range request without a plain Content-Length");
     }
-    lastAnswer = hasToken(a, "Connection", "close");
+    lastAnswer = HttpHead.hasToken(a, "Connection", "close");
     body = new Body(in, r[1]);
     return body;
   }
@@ -174,19 +173,6 @@ final class HttpPipe implements Pipe {
       throw new SourceException.ConnectionException(
           uri, "reading an answer failed: " + HttpRangeSource.describe(e), e);
     }
-  }
-
-  private static boolean hasToken(ClassicHttpResponse a, String header, String token) {
-    var h = a.getFirstHeader(header);
-    if (h == null) {
-      return false;
-    }
-    for (String t : h.getValue().split(",")) {
-      if (t.trim().toLowerCase(Locale.ROOT).equals(token)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   @Override

@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.braid.coalloc.credentials.GridEnvironment;
@@ -154,7 +153,7 @@ final class NearHttp implements Closeable {
       c.close();
       throw e;
     }
-    return new Body(c, length, key, hasToken(a, "Connection", "close"));
+    return new Body(c, length, key, HttpHead.hasToken(a, "Connection", "close"));
   }
 
   private ClassicHttpResponse exchange(Conn c, String request) throws IOException {
@@ -239,19 +238,6 @@ final class NearHttp implements Closeable {
   /** Idle connections kept (tests). */
   synchronized int idle() {
     return idle.size();
-  }
-
-  private static boolean hasToken(ClassicHttpResponse a, String header, String token) {
-    var h = a.getFirstHeader(header);
-    if (h == null) {
-      return false;
-    }
-    for (String t : h.getValue().split(",")) {
-      if (t.trim().toLowerCase(Locale.ROOT).equals(token)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**

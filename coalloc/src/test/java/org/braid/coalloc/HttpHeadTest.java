@@ -1,6 +1,7 @@
 package org.braid.coalloc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -61,5 +62,16 @@ class HttpHeadTest {
     }
     assertTrue(
         failure(many + "\r\n").contains("more than " + HttpLimits.MAX_HEADERS + " header lines"));
+  }
+
+  @Test
+  void hasToken_findsATokenInACommaSeparatedList_whateverItsCase() throws IOException {
+    ClassicHttpResponse a = read("HTTP/1.1 200 OK\r\nConnection: keep-alive, Close\r\n\r\n");
+    assertTrue(HttpHead.hasToken(a, "connection", "close"));
+    assertFalse(HttpHead.hasToken(a, "Connection", "upgrade"));
+    assertFalse(
+        HttpHead.hasToken(
+            read("HTTP/1.1 200 OK\r\nConnection: closed\r\n\r\n"), "Connection", "close"));
+    assertFalse(HttpHead.hasToken(a, "Transfer-Encoding", "chunked"));
   }
 }
