@@ -248,14 +248,9 @@ final class DatasetFetch {
         throw new SourceException(t.sources.get(0), "cancelled", false, null);
       }
       buf.clear().limit(throttle.chunk(buf.capacity()));
-      int n;
-      try {
-        n = ch.read(buf);
-      } catch (IOException e) {
-        if (!t.cancelled && t.reachedStop()) {
-          return; // stalled and cut where it was (DatasetTask.cutHere): the rest is another's
-        }
-        throw e;
+      int n = t.read(ch, buf);
+      if (n == DatasetTask.CUT) {
+        return; // stalled and cut where it was (DatasetTask.cutHere): the rest is another's
       }
       if (n < 0) {
         throw new SourceException.BodyLengthException(

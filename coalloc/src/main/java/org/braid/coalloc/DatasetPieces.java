@@ -89,14 +89,9 @@ final class DatasetPieces {
             throw new SourceException(src, "cancelled", false, null);
           }
           buf.clear();
-          int n;
-          try {
-            n = ch.read(buf);
-          } catch (IOException e) {
-            if (!t.cancelled && t.reachedStop()) {
-              break; // stalled and cut where it was (DatasetTask.cutHere): the rest is another's
-            }
-            throw e;
+          int n = t.read(ch, buf);
+          if (n == DatasetTask.CUT) {
+            break; // stalled and cut where it was (DatasetTask.cutHere): the rest is another's
           }
           if (n < 0) {
             throw new SourceException.BodyLengthException(

@@ -1,6 +1,9 @@
 package org.braid.coalloc;
 
+import java.io.IOException;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -172,6 +175,24 @@ final class DatasetTask {
       r.run();
     }
     return true;
+  }
+
+  /** What {@link #read} returns when the read ended because the task was cut where it stood. */
+  static final int CUT = -2;
+
+  /**
+   * Reads the request's next bytes into {@code buf}: what {@code ch} returns, or {@link #CUT} when
+   * the read failed because {@link #cutHere} ended it (the rest is another's).
+   */
+  int read(ReadableByteChannel ch, ByteBuffer buf) throws IOException {
+    try {
+      return ch.read(buf);
+    } catch (IOException e) {
+      if (!cancelled && reachedStop()) {
+        return CUT;
+      }
+      throw e;
+    }
   }
 
   /** Whether the task has accepted every byte up to where it stops (it reached its cut). */
