@@ -87,6 +87,11 @@ public final class ServerProcess implements AutoCloseable {
     return process.isAlive();
   }
 
+  /** "running", or "exited with status N" once the process has ended. */
+  public String status() {
+    return process.isAlive() ? "running" : "exited with status " + process.exitValue();
+  }
+
   /** The server's name, as given to {@link #start}. */
   public String name() {
     return name;
