@@ -33,8 +33,7 @@ final class Engine {
   private final Ticker ticker;
   private final String id;
   private final PieceVerifier verifier;
-  private final boolean startOnChecksum =
-      !"false".equalsIgnoreCase(System.getProperty(START_ON_CHECKSUM, "true"));
+  private final boolean startOnChecksum = Boolean.getBoolean(START_ON_CHECKSUM);
   private volatile boolean cancelled;
   private volatile BlockScheduler scheduler;
 
@@ -259,9 +258,10 @@ final class Engine {
    * The system property that lets the user's whole-file checksum start the download on the first
    * answer ({@link Prober#settled}) once the answers and the waits say whether the replicas are
    * distant ({@link ProbeRound#distant}: at most {@link #FAR_ANSWER_NANOS} after the requests
-   * left), which chooses the connections per replica. On unless {@code false} ({@code
-   * BRAID_JAVA_OPTS=-Dbraid.startOnChecksum=false} waits for a majority as before, for
-   * comparisons); measured on the testbed in session 14 (docs/download.md, "Start-up time").
+   * left), which chooses the connections per replica. Off unless {@code true} ({@code
+   * BRAID_JAVA_OPTS=-Dbraid.startOnChecksum=true}): on by default for part of session 14, it gained
+   * about 0.1 s on a 10 MB file at 50-200 ms but lost 1.4-1.8 s on 200 MB with the speed swap
+   * (scenario 4w) at 50-200 ms (docs/download.md, "Start-up time", session 14).
    */
   static final String START_ON_CHECKSUM = "braid.startOnChecksum";
 
