@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URI;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -25,19 +24,7 @@ class EndGameJoinTest {
   private record Setup(BlockScheduler s, Flow a, Flow b, Flow c, Lease la, Lease lb) {}
 
   private Setup setup() throws Exception {
-    BlockScheduler s =
-        new BlockScheduler(
-            3_000_000,
-            List.of(
-                new Replica(0, URI.create("http://a/f"), 0),
-                new Replica(1, URI.create("http://b/f"), 0),
-                new Replica(2, URI.create("http://c/f"), 0)),
-            1,
-            ((BlockPolicy.Spec) Scheme.adaptive()).create(),
-            () -> clock[0],
-            null,
-            null,
-            null);
+    BlockScheduler s = Schedulers.adaptive(3_000_000, () -> clock[0], 0, 0, 0);
     Flow a = s.flows().get(0);
     Flow b = s.flows().get(1);
     Flow c = s.flows().get(2);

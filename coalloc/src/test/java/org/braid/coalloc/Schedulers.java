@@ -1,9 +1,10 @@
 package org.braid.coalloc;
 
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
 
-/** Block schedulers for tests: the default scheme over one replica, on the real clock. */
+/** Block schedulers for tests: the default scheme, one connection per replica. */
 final class Schedulers {
   private Schedulers() {}
 
@@ -15,6 +16,26 @@ final class Schedulers {
         1,
         ((BlockPolicy.Spec) Scheme.adaptive()).create(),
         System::nanoTime,
+        null,
+        null,
+        null);
+  }
+
+  /**
+   * A scheduler of {@code size} bytes over one replica per rate ({@code http://a/f}, {@code
+   * http://b/f}, ...; a rate of 0 is unknown), timed by {@code clock}.
+   */
+  static BlockScheduler adaptive(long size, Ticker clock, double... rates) {
+    List<Replica> replicas = new ArrayList<>();
+    for (int i = 0; i < rates.length; i++) {
+      replicas.add(new Replica(i, URI.create("http://" + (char) ('a' + i) + "/f"), rates[i]));
+    }
+    return new BlockScheduler(
+        size,
+        replicas,
+        1,
+        ((BlockPolicy.Spec) Scheme.adaptive()).create(),
+        clock,
         null,
         null,
         null);

@@ -35,18 +35,7 @@ class ThiefCostsTest {
    * The tail the idle flow b is given when a still fetches its block, b's connection cold or not.
    */
   private Lease tailFor(boolean cold) throws Exception {
-    BlockScheduler s =
-        new BlockScheduler(
-            2_000_000,
-            List.of(
-                new Replica(0, URI.create("http://a/f"), 1e6),
-                new Replica(1, URI.create("http://b/f"), 1e6)),
-            1,
-            ((BlockPolicy.Spec) Scheme.adaptive()).create(),
-            () -> clock[0],
-            null,
-            null,
-            null);
+    BlockScheduler s = Schedulers.adaptive(2_000_000, () -> clock[0], 1e6, 1e6);
     Flow a = s.flows().get(0);
     Flow b = s.flows().get(1);
     Lease lb = s.tryAssign(b);
