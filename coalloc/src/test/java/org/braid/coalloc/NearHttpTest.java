@@ -58,6 +58,26 @@ class NearHttpTest {
     return out;
   }
 
+  /**
+   * The head of a 206 answer for the first 100,000 bytes of {@link #DATA}, as the tests send it.
+   */
+  private static final String HEAD_100K =
+      "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 0-99999/"
+          + DATA.length
+          + "\r\nContent-Length: 100000\r\nETag: \"v1\"\r\n\r\n";
+
+  /** Reads {@code ch} until it fails, which it must with {@code kind}. */
+  private static <T extends Throwable> T readUntil(Class<T> kind, ReadableByteChannel ch) {
+    ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
+    return assertThrows(
+        kind,
+        () -> {
+          while (ch.read(buf.clear()) >= 0) {
+            // until it fails
+          }
+        });
+  }
+
   private static byte[] slice(int from, int length) {
     byte[] b = new byte[length];
     System.arraycopy(DATA, from, b, 0, length);
@@ -228,25 +248,14 @@ class NearHttpTest {
                     x.serve(r, DATA, "");
                     return;
                   }
-                  x.write(
-                      "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 0-99999/"
-                          + DATA.length
-                          + "\r\nContent-Length: 100000\r\nETag: \"v1\"\r\n\r\n");
+                  x.write(HEAD_100K);
                   x.write(slice(0, 40_000));
                   x.close();
                 });
         HttpRangeSource src = new HttpRangeSource(server.uri("f"), quick())) {
       src.probe();
       ReadableByteChannel ch = src.open(0, 100_000);
-      ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
-      SourceException e =
-          assertThrows(
-              SourceException.BodyLengthException.class,
-              () -> {
-                while (ch.read(buf.clear()) >= 0) {
-                  // until it fails
-                }
-              });
+      SourceException e = readUntil(SourceException.BodyLengthException.class, ch);
       assertEquals("body ended after 40000 of 100000 bytes", e.getMessage().replaceAll(".*: ", ""));
       ch.close();
     }
@@ -262,25 +271,14 @@ class NearHttpTest {
                     x.serve(r, DATA, "");
                     return;
                   }
-                  x.write(
-                      "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 0-99999/"
-                          + DATA.length
-                          + "\r\nContent-Length: 100000\r\nETag: \"v1\"\r\n\r\n");
+                  x.write(HEAD_100K);
                   x.write(slice(0, 1000));
                   done.await(10, TimeUnit.SECONDS);
                 });
         HttpRangeSource src = new HttpRangeSource(server.uri("f"), quick())) {
       src.probe();
       ReadableByteChannel ch = src.open(0, 100_000);
-      ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
-      SourceException e =
-          assertThrows(
-              SourceException.StalledException.class,
-              () -> {
-                while (ch.read(buf.clear()) >= 0) {
-                  // until it stalls
-                }
-              });
+      SourceException e = readUntil(SourceException.StalledException.class, ch);
       assertTrue(e.getMessage().contains("after 1000 of 100000 bytes"), e.getMessage());
       ch.close();
       done.countDown();
@@ -297,10 +295,7 @@ class NearHttpTest {
                     x.serve(r, DATA, "");
                     return;
                   }
-                  x.write(
-                      "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 0-99999/"
-                          + DATA.length
-                          + "\r\nContent-Length: 100000\r\nETag: \"v1\"\r\n\r\n");
+                  x.write(HEAD_100K);
                   done.await(30, TimeUnit.SECONDS);
                 });
         HttpRangeSource src =
