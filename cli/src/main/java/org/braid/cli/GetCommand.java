@@ -115,7 +115,9 @@ public final class GetCommand implements Callable<Integer>, OneLineErrors.Report
 
   @Option(
       names = {"-v", "--verbose"},
-      description = "Log each request's problems as they happen; errors with their causes.")
+      description =
+          "Log each request's problems as they happen (one file; a dataset's log: BRAID_LOG=info);"
+              + " errors with their causes.")
   boolean verbose;
 
   @Option(

@@ -42,7 +42,7 @@ final class GetModel {
           + "option\toutput\t-o,--output\tOUT\t-\tjava.lang.String\tjava.lang.String\t\\N\t\t\tOutput file (one file; -d DIR for a dataset); a directory (or a name ending in /) means the remote file's name inside it. Only a regular file is ever replaced, and only with --force.\n"
           + "option\tforce\t-f,--force\t<force>\t-\tboolean\tboolean\t\\N\t\t\tReplace an existing output file.\n"
           + "option\tquiet\t-q,--quiet\t<quiet>\t-\tboolean\tboolean\t\\N\t\t\tNo progress and no report; errors and warnings only.\n"
-          + "option\tverbose\t-v,--verbose\t<verbose>\t-\tboolean\tboolean\t\\N\t\t\tLog each request's problems as they happen; errors with their causes.\n"
+          + "option\tverbose\t-v,--verbose\t<verbose>\t-\tboolean\tboolean\t\\N\t\t\tLog each request's problems as they happen (one file; a dataset's log: BRAID_LOG=info); errors with their causes.\n"
           + "option\tdryRun\t--dry-run\t<dryRun>\t-\tboolean\tboolean\t\\N\t\t\tShow the plan (output, replicas, scheme, checks, limits) and exit.\n"
           + "option\ttransfer.maxTries\t--max-tries\tN\t-\tint\tint\t4\t\t\tDrop a replica after N failed requests in a row; a probe answered 503/429 with Retry-After is asked again up to N times (default: ${DEFAULT-VALUE}). With -d: a server failing N requests in a row is dropped and a file is tried in up to N rounds over its replicas (default: 6 and 3).\n"
           + "option\ttransfer.lowSpeedLimit\t-Y,--low-speed-limit\tBYTES/S\t-\tjava.lang.String\tjava.lang.String\t1024\t\t\tA request slower than this on average over --low-speed-time fails, and its replica backs off, then is dropped; 0 turns it off (default: ${DEFAULT-VALUE}).\n"
