@@ -105,9 +105,13 @@ public final class NginxServer implements AutoCloseable {
 
   /**
    * Makes nginx reopen its log files ({@code nginx -s reopen}, as logrotate does after renaming
-   * them) and waits until the access log exists again.
+   * them) and waits until the worker has reopened them: the master creates the files and then
+   * signals the worker, so a request right after the files reappear could still be logged into the
+   * renamed one (a fresh-clone CI run, session 14). The worker logs "reopening logs" and reopens
+   * them before it handles another request.
    */
   public void reopenLogs() throws IOException, InterruptedException {
+    long before = reopenings();
     Process reopen =
         new ProcessBuilder(
                 binary.toString(),
@@ -129,6 +133,22 @@ public final class NginxServer implements AutoCloseable {
       Thread.sleep(50);
     }
     assertTrue(Files.exists(accessLog), "nginx did not reopen " + accessLog);
+    // the master's line and the one worker's
+    for (int i = 0; i < 200 && reopenings() < before + 2; i++) {
+      Thread.sleep(50);
+    }
+    assertTrue(reopenings() >= before + 2, "nginx's worker did not reopen its logs");
+  }
+
+  /** The error log's lines "reopening logs" (the master's and each worker's, one per reopen). */
+  private long reopenings() throws IOException {
+    Path log = errorLog();
+    if (!Files.exists(log)) {
+      return 0;
+    }
+    try (var lines = Files.lines(log, StandardCharsets.ISO_8859_1)) {
+      return lines.filter(l -> l.endsWith(": reopening logs")).count();
+    }
   }
 
   @Override
@@ -266,7 +286,8 @@ public final class NginxServer implements AutoCloseable {
       c.add("worker_processes 1;");
       c.add("daemon off;");
       c.add("pid " + prefix.resolve("nginx.pid") + ";");
-      c.add("error_log " + prefix.resolve("error.log") + " warn;");
+      // notice: reopenLogs waits for the worker's "reopening logs" line
+      c.add("error_log " + prefix.resolve("error.log") + " notice;");
       c.add("events { worker_connections 256; }");
       c.add("http {");
       for (String d : httpDirectives) {
